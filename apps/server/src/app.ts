@@ -1,0 +1,80 @@
+import type * as Hapi from '@hapi/hapi';
+import Pino, { type Logger } from 'pino';
+
+import type { Config } from './config.js';
+import type { Context } from './context.js';
+import { createHttpServer } from './http/server.js';
+import { createMailer } from './mail/mailer.js';
+import { loadSecrets } from './secrets.js';
+import { createServices, type Services } from './services/index.js';
+import { createDb, createPool } from './store/db.js';
+import { type EmbeddedPostgres, startEmbedded } from './store/embedded.js';
+import { migrate } from './store/migrate.js';
+
+export interface AppOptions {
+    logger?: Logger;
+    validateResponses?: boolean;
+}
+
+export interface App {
+    ctx: Context;
+    services: Services;
+    /** Null when the process only works runs (`--role worker`). */
+    server: Hapi.Server | null;
+    /** Base URL of the HTTP server once started, e.g. http://127.0.0.1:3000. */
+    url: string | null;
+    start(): Promise<void>;
+    stop(): Promise<void>;
+}
+
+/** Opens the store, applies migrations and wires every part. Nothing listens until start(). */
+export const createApp = async (config: Config, options: AppOptions = {}): Promise<App> => {
+    const log = options.logger ?? Pino({ level: config.logLevel, redact: ['*.password', '*.token', '*.apiKey'] });
+
+    let embedded: EmbeddedPostgres | null = null;
+    let connectionString = config.databaseUrl;
+    if (!connectionString) {
+        embedded = await startEmbedded(config.dataDir);
+        connectionString = embedded.connectionString;
+    }
+
+    const pool = createPool(connectionString, embedded ? 1 : 10);
+    const db = createDb(pool);
+    try {
+        const applied = await migrate(db);
+        if (applied.length > 0) {
+            log.info({ applied }, 'database migrated');
+        }
+    } catch (err) {
+        await pool.end();
+        await embedded?.stop();
+        throw err;
+    }
+
+    const ctx: Context = { config, db, log, secrets: await loadSecrets(config), mailer: createMailer(config, log) };
+    const services = createServices(ctx);
+    const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, { validateResponses: options.validateResponses ?? false });
+
+    const app: App = {
+        ctx,
+        services,
+        server,
+        url: null,
+        async start() {
+            if (server) {
+                await server.start();
+                app.url = `http://${config.host}:${server.info.port}`;
+                log.info({ url: app.url, role: config.role, store: embedded ? 'embedded' : 'postgres' }, 'flowctl server listening');
+            }
+        },
+        async stop() {
+            // In-flight requests get up to 10 s to finish before connections are closed.
+            await server?.stop({ timeout: 10_000 });
+            ctx.mailer.close();
+            await pool.end();
+            await embedded?.stop();
+        }
+    };
+
+    return app;
+};

@@ -1,0 +1,72 @@
+import Path from 'node:path';
+
+export type Role = 'api' | 'worker' | 'all';
+
+export interface Config {
+    port: number;
+    host: string;
+    role: Role;
+    dataDir: string;
+    /** Unset: embedded PGlite under `${dataDir}/pg`. */
+    databaseUrl: string | null;
+    /** Unset: e-mails are written to `${dataDir}/outbox` as .eml files. */
+    smtpUrl: string | null;
+    mailFrom: string;
+    ai: { apiKey: string | null; baseUrl: string | null; model: string | null };
+    /** Given, or generated once and kept in the data directory. */
+    jwtSecret: string | null;
+    encryptionKey: string | null;
+    google: { clientId: string | null; clientSecret: string | null; redirectUri: string | null };
+    maxUploadBytes: number;
+    runConcurrency: number;
+    logLevel: string;
+    rateLimit: { perAccount: number; perIp: number; windowSeconds: number };
+    /** Public address of this server, used in links (OAuth redirect, Link headers are relative). */
+    publicUrl: string | null;
+}
+
+const positiveInt = (name: string, raw: string | undefined, fallback: number): number => {
+    if (raw === undefined || raw === '') {
+        return fallback;
+    }
+
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value <= 0) {
+        throw new Error(`${name} must be a positive integer, got '${raw}'`);
+    }
+
+    return value;
+};
+
+const optional = (raw: string | undefined): string | null => (raw === undefined || raw === '' ? null : raw);
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config => {
+    const config: Config = {
+        port: env.PORT === '0' ? 0 : positiveInt('PORT', env.PORT, 3000),
+        host: env.HOST || '127.0.0.1',
+        role: 'all',
+        dataDir: Path.resolve(env.FLOWCTL_DATA_DIR || '.flowctl'),
+        databaseUrl: optional(env.DATABASE_URL),
+        smtpUrl: optional(env.SMTP_URL),
+        mailFrom: env.MAIL_FROM || 'flowctl <no-reply@localhost>',
+        ai: { apiKey: optional(env.OPENAI_API_KEY), baseUrl: optional(env.OPENAI_BASE_URL), model: optional(env.AI_MODEL) },
+        jwtSecret: optional(env.JWT_SECRET),
+        encryptionKey: optional(env.ENCRYPTION_KEY),
+        google: {
+            clientId: optional(env.GOOGLE_CLIENT_ID),
+            clientSecret: optional(env.GOOGLE_CLIENT_SECRET),
+            redirectUri: optional(env.GOOGLE_REDIRECT_URI)
+        },
+        maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
+        runConcurrency: positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4),
+        logLevel: env.LOG_LEVEL || 'info',
+        rateLimit: {
+            perAccount: positiveInt('RATE_LIMIT_PER_ACCOUNT', env.RATE_LIMIT_PER_ACCOUNT, 1200),
+            perIp: positiveInt('RATE_LIMIT_PER_IP', env.RATE_LIMIT_PER_IP, 2400),
+            windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60)
+        },
+        publicUrl: optional(env.PUBLIC_URL)
+    };
+
+    return { ...config, ...overrides };
+};

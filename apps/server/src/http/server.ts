@@ -1,0 +1,32 @@
+import Hapi from '@hapi/hapi';
+
+import type { Context } from '../context.js';
+import type { Services } from '../services/index.js';
+import { registerAuth } from './auth.js';
+import { registerLogging } from './logging.js';
+import { routes } from './routes.js';
+import { failValidation } from './validation.js';
+
+export interface HttpOptions {
+    /** Check every response against its route's schema (on in tests; costs time in production). */
+    validateResponses: boolean;
+}
+
+export const createHttpServer = async (ctx: Context, services: Services, options: HttpOptions): Promise<Hapi.Server> => {
+    const server = Hapi.server({
+        port: ctx.config.port,
+        host: ctx.config.host,
+        router: { stripTrailingSlash: true },
+        routes: {
+            validate: { failAction: failValidation },
+            response: options.validateResponses ? { failAction: 'error' } : { sample: 0 },
+            payload: { maxBytes: 1024 * 1024 },
+            timeout: { server: false, socket: false }
+        }
+    });
+
+    registerLogging(server, ctx.log);
+    await registerAuth(server, ctx.secrets.jwtSecret);
+    server.route(routes(ctx, services));
+    return server;
+};

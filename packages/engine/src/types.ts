@@ -1,0 +1,161 @@
+// The engine's public data model. The server persists these shapes and the SDK mirrors them,
+// so a change here is a change to the API.
+
+export const NODE_TYPES = ['TRIGGER', 'DATA_SOURCE', 'AI', 'FILTER', 'OUTPUT'] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+
+export interface DataSourceData {
+    uploadId?: string;
+    /** Google Drive file id, read through the server's Google port instead of an upload. */
+    driveFileId?: string;
+}
+
+export interface AiOutputField {
+    name: string;
+    type: 'string' | 'array';
+}
+
+export interface AiData {
+    prompt: string;
+    output: AiOutputField[];
+    model?: string;
+    system?: string;
+    /** Template resolving to an array: one model call per element, `{{item.*}}` usable in the prompt. */
+    forEach?: string;
+}
+
+export interface FilterData {
+    source: string;
+    expr: string;
+}
+
+export interface OutputData {
+    forEach: string;
+    to: string;
+    subject: string;
+    body: string;
+}
+
+export interface NodeDataByType {
+    TRIGGER: Record<string, never>;
+    DATA_SOURCE: DataSourceData;
+    AI: AiData;
+    FILTER: FilterData;
+    OUTPUT: OutputData;
+}
+
+export interface GraphNode<T extends NodeType = NodeType> {
+    id: string;
+    type: T;
+    data: NodeDataByType[T];
+}
+
+export interface Edge {
+    source: string;
+    target: string;
+}
+
+export interface Graph {
+    nodes: GraphNode[];
+    edges: Edge[];
+}
+
+/** One problem found by validateGraph(). `path` is a JSON path into the graph, e.g. `nodes[2].data.expr`. */
+export interface GraphProblem {
+    nodeId: string | null;
+    path: string;
+    message: string;
+}
+
+export type NodeStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'SKIPPED';
+export type RunStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
+export type TerminalRunStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED';
+
+/** A typed CSV cell: see typeCsvValue(). */
+export type CellValue = string | number | boolean | null;
+export type Row = Record<string, CellValue>;
+
+/**
+ * What a node produced. DATA_SOURCE `{rows}`, FILTER `{items}`, AI one key per declared output,
+ * OUTPUT `{emailsSent}`, TRIGGER `{}`.
+ */
+export type NodeOutput = Record<string, unknown>;
+
+export interface NodeState {
+    nodeId: string;
+    type: NodeType;
+    status: NodeStatus;
+    error: string | null;
+    startedAt: Date | null;
+    completedAt: Date | null;
+    output: NodeOutput | null;
+}
+
+export interface RunResult {
+    totalRows: number;
+    filteredOut: number;
+    emailsSent: number;
+}
+
+export interface MailMessage {
+    to: string;
+    subject: string;
+    body: string;
+}
+
+/** Identifies one delivery so the caller can make sending idempotent across retries and crashes. */
+export interface DeliveryKey {
+    nodeId: string;
+    index: number;
+}
+
+export interface AiRequest {
+    nodeId: string;
+    /** Element index when the node has `forEach`, else null. */
+    index: number | null;
+    model?: string;
+    system?: string;
+    prompt: string;
+    output: AiOutputField[];
+    /** JSON schema for structured output, built by buildOutputSchema(). */
+    schema: Record<string, unknown>;
+}
+
+export interface PortContext {
+    nodeId: string;
+    signal: AbortSignal;
+}
+
+/** Everything with side effects reaches the engine through these. The server implements them. */
+export interface Ports {
+    loadRows(data: DataSourceData, ctx: PortContext): Promise<Row[]>;
+    /** Returns the model's reply parsed from JSON; the engine validates it against the schema. */
+    complete(request: AiRequest, ctx: PortContext): Promise<unknown>;
+    /** Resolves once the transport accepted the message (or had already accepted it for this key). */
+    sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void>;
+}
+
+export interface ExecuteHooks {
+    /** Called on every node transition, in order, before the executor moves on. Awaited. */
+    onNodeChange?(state: NodeState): Promise<void> | void;
+}
+
+export interface ExecuteOptions {
+    ports: Ports;
+    hooks?: ExecuteHooks;
+    /** Aborting cancels the run at the next element boundary. */
+    signal?: AbortSignal;
+    now?: () => Date;
+    /**
+     * States of a run that was interrupted (e.g. its worker crashed). Nodes already SUCCESS keep their
+     * state and output and are not executed again; every other node runs (OUTPUT relies on idempotent
+     * sendMail keys so nothing is delivered twice).
+     */
+    resume?: NodeState[];
+}
+
+export interface RunOutcome {
+    status: TerminalRunStatus;
+    nodes: NodeState[];
+    result: RunResult;
+}
