@@ -158,4 +158,6 @@ export interface RunOutcome {
     status: TerminalRunStatus;
     nodes: NodeState[];
     result: RunResult;
+    /** Set only when the run could not start because its graph is invalid; node failures are on the nodes. */
+    error?: string;
 }

@@ -1,0 +1,144 @@
+// Per-type rules for a node's `data`: required fields, their types, and no unknown fields (a typo
+// such as `exp` for `expr` must not pass silently and leave the node doing nothing).
+
+import { closest, describeType, listNames, withArticle } from '../text.js';
+import type { NodeType } from '../types.js';
+
+export interface Problem {
+    path: string;
+    message: string;
+}
+
+/** How a string field is read at run time. */
+export type FieldUse =
+    /** Text with embedded references. */
+    | 'text'
+    /** Exactly one reference to an array (`{{ds.rows}}`). */
+    | 'array-reference'
+    /** A filter expression. */
+    | 'filter'
+    /** Used verbatim. */
+    | 'literal';
+
+interface FieldRule {
+    required: boolean;
+    nonEmpty: boolean;
+    use: FieldUse;
+}
+
+const required = (use: FieldUse, nonEmpty = true): FieldRule => ({ required: true, nonEmpty, use });
+const optional = (use: FieldUse, nonEmpty = true): FieldRule => ({ required: false, nonEmpty, use });
+
+/** String fields per type. AI `output` is checked separately (it is an array). */
+export const STRING_FIELDS: Record<NodeType, Record<string, FieldRule>> = {
+    TRIGGER: {},
+    DATA_SOURCE: { uploadId: optional('literal'), driveFileId: optional('literal') },
+    AI: {
+        prompt: required('text'),
+        model: optional('literal'),
+        system: optional('text', false),
+        forEach: optional('array-reference')
+    },
+    FILTER: { source: required('array-reference'), expr: required('filter') },
+    OUTPUT: {
+        forEach: required('array-reference'),
+        to: required('text'),
+        subject: required('text', false),
+        body: required('text', false)
+    }
+};
+
+const ALLOWED_FIELDS: Record<NodeType, string[]> = {
+    TRIGGER: [],
+    DATA_SOURCE: ['uploadId', 'driveFileId'],
+    AI: ['prompt', 'output', 'model', 'system', 'forEach'],
+    FILTER: ['source', 'expr'],
+    OUTPUT: ['forEach', 'to', 'subject', 'body']
+};
+
+const OUTPUT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function checkNodeData(type: NodeType, data: Record<string, unknown>, path: string): Problem[] {
+    const problems: Problem[] = [];
+    const allowed = ALLOWED_FIELDS[type];
+    for (const key of Object.keys(data)) {
+        if (allowed.includes(key)) continue;
+        if (type === 'TRIGGER') {
+            problems.push({ path: `${path}.${key}`, message: `a TRIGGER node takes no configuration: remove '${key}'` });
+            continue;
+        }
+        const guess = closest(key, allowed);
+        problems.push({
+            path: `${path}.${key}`,
+            message: `unknown field '${key}' for ${withArticle(type)} node${guess ? ` (did you mean '${guess}'?)` : ''}; allowed fields are ${listNames(allowed)}`
+        });
+    }
+    for (const [name, rule] of Object.entries(STRING_FIELDS[type])) {
+        const present = Object.hasOwn(data, name);
+        const value = data[name];
+        if (!present) {
+            if (rule.required) {
+                problems.push({ path: `${path}.${name}`, message: `${withArticle(type)} node needs '${name}' (a string)` });
+            }
+        } else if (typeof value !== 'string') {
+            problems.push({ path: `${path}.${name}`, message: `'${name}' must be a string, got ${describeType(value)}` });
+        } else if (rule.nonEmpty && value.trim() === '') {
+            problems.push({ path: `${path}.${name}`, message: `'${name}' must not be empty` });
+        }
+    }
+    if (type === 'DATA_SOURCE') {
+        const sources = ['uploadId', 'driveFileId'].filter((key) => Object.hasOwn(data, key));
+        if (sources.length === 0) {
+            problems.push({
+                path,
+                message: "a DATA_SOURCE node needs 'uploadId' (an uploaded CSV) or 'driveFileId' (a Google Drive file)"
+            });
+        } else if (sources.length === 2) {
+            problems.push({ path, message: "set either 'uploadId' or 'driveFileId', not both" });
+        }
+    }
+    if (type === 'AI') problems.push(...checkAiOutput(data, `${path}.output`));
+    return problems;
+}
+
+function checkAiOutput(data: Record<string, unknown>, path: string): Problem[] {
+    if (!Object.hasOwn(data, 'output')) {
+        return [{ path, message: "an AI node needs 'output': a list of {name, type} fields to extract" }];
+    }
+    const output = data.output;
+    if (!Array.isArray(output) || output.length === 0) {
+        return [{ path, message: "'output' must be a non-empty array of {name, type} fields" }];
+    }
+    const problems: Problem[] = [];
+    const names = new Map<string, number>();
+    output.forEach((field: unknown, k) => {
+        const at = `${path}[${k}]`;
+        if (typeof field !== 'object' || field === null || Array.isArray(field)) {
+            problems.push({ path: at, message: `each output must be an object {name, type}, got ${describeType(field)}` });
+            return;
+        }
+        const { name, type } = field as Record<string, unknown>;
+        for (const key of Object.keys(field)) {
+            if (key !== 'name' && key !== 'type') {
+                problems.push({ path: `${at}.${key}`, message: `unknown field '${key}' in an output; an output has 'name' and 'type'` });
+            }
+        }
+        if (typeof name !== 'string' || !OUTPUT_NAME.test(name) || name === '__proto__') {
+            problems.push({
+                path: `${at}.name`,
+                message: `output name ${typeof name === 'string' ? `'${name}'` : `(${describeType(name)})`} must be an identifier: letters, digits and '_', not starting with a digit`
+            });
+        } else if (names.has(name)) {
+            problems.push({ path: `${at}.name`, message: `output name '${name}' is already used by output[${names.get(name)}]` });
+        } else {
+            names.set(name, k);
+        }
+        if (type !== 'string' && type !== 'array') {
+            problems.push({
+                path: `${at}.type`,
+                message: `output type must be 'string' or 'array', got ${typeof type === 'string' ? `'${type}'` : describeType(type)}`
+            });
+        }
+    });
+    return problems;
+}

@@ -1,0 +1,43 @@
+// @flowctl/engine: everything a run needs except I/O. Data, AI and mail reach it through Ports.
+export * from './types.js';
+export { type AiReplyCheck, buildOutputSchema, validateAiReply } from './ai-schema.js';
+export { typeCsvRow, typeCsvValue } from './csv.js';
+export { emailAddressProblem, isValidEmailAddress } from './email.js';
+export { EngineError, errorMessage, FilterError, GraphCycleError, GraphError, TemplateError } from './errors.js';
+export { executeRun } from './executor.js';
+export {
+    type CompareOperator,
+    compileFilter,
+    type FilterAst,
+    type FilterPredicate,
+    MAX_FILTER_DEPTH,
+    MAX_FILTER_LENGTH,
+    parseFilter
+} from './filter/index.js';
+export {
+    collectDriveFileIds,
+    collectUploadIds,
+    dataSourceNodes,
+    type GraphPlan,
+    type GraphValidation,
+    type OutputKind,
+    planGraph,
+    templateOutputs,
+    validateGraph
+} from './graph/index.js';
+export {
+    type CompiledTemplate,
+    compileTemplate,
+    type ItemRef,
+    type NodeRef,
+    type ParsedTemplate,
+    parseTemplate,
+    renderTemplate,
+    renderTemplateText,
+    resolveReference,
+    stringifyValue,
+    type TemplatePart,
+    type TemplateRef,
+    type TemplateScope,
+    templateRefs
+} from './templates/index.js';

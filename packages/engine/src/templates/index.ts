@@ -1,0 +1,10 @@
+export { type ItemRef, type NodeRef, type ParsedTemplate, parseTemplate, type TemplatePart, type TemplateRef, templateRefs } from './parse.js';
+export {
+    type CompiledTemplate,
+    compileTemplate,
+    renderTemplate,
+    renderTemplateText,
+    resolveReference,
+    stringifyValue,
+    type TemplateScope
+} from './render.js';
