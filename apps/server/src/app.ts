@@ -3,13 +3,19 @@ import Pino, { type Logger } from 'pino';
 
 import type { Config } from './config.js';
 import type { Context } from './context.js';
+import { createMetricsRegistry } from './http/metrics.js';
+import { REDACT_PATHS } from './http/redact.js';
 import { createHttpServer } from './http/server.js';
 import { createMailer } from './mail/mailer.js';
 import { loadSecrets } from './secrets.js';
 import { createServices, type Services } from './services/index.js';
+import { createBlobStore } from './store/blobs.js';
 import { createDb, createPool } from './store/db.js';
 import { type EmbeddedPostgres, startEmbedded } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
+import { runDeps } from './worker/deps.js';
+import { createWorker, type Worker } from './worker/index.js';
+import { createRunQueue } from './worker/queue.js';
 
 export interface AppOptions {
     logger?: Logger;
@@ -29,7 +35,7 @@ export interface App {
 
 /** Opens the store, applies migrations and wires every part. Nothing listens until start(). */
 export const createApp = async (config: Config, options: AppOptions = {}): Promise<App> => {
-    const log = options.logger ?? Pino({ level: config.logLevel, redact: ['*.password', '*.token', '*.apiKey'] });
+    const log = options.logger ?? Pino({ level: config.logLevel, redact: REDACT_PATHS });
 
     let embedded: EmbeddedPostgres | null = null;
     let connectionString = config.databaseUrl;
@@ -51,9 +57,19 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         throw err;
     }
 
-    const ctx: Context = { config, db, log, secrets: await loadSecrets(config), mailer: createMailer(config, log) };
+    const ctx: Context = {
+        config,
+        db,
+        log,
+        secrets: await loadSecrets(config),
+        mailer: createMailer(config, log),
+        blobs: createBlobStore(config, db),
+        metrics: createMetricsRegistry(),
+        queue: createRunQueue({ embedded: embedded !== null, pool, log })
+    };
     const services = createServices(ctx);
     const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, { validateResponses: options.validateResponses ?? false });
+    const worker: Worker | null = config.role === 'api' ? null : createWorker(ctx, runDeps(ctx, services));
 
     const app: App = {
         ctx,
@@ -61,6 +77,8 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         server,
         url: null,
         async start() {
+            // The worker first: in role `all` it connects the channel the API announces runs on.
+            await (worker ? worker.start() : ctx.queue.open());
             if (server) {
                 await server.start();
                 app.url = `http://${config.host}:${server.info.port}`;
@@ -70,6 +88,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         async stop() {
             // In-flight requests get up to 10 s to finish before connections are closed.
             await server?.stop({ timeout: 10_000 });
+            await (worker ? worker.stop() : ctx.queue.close());
             ctx.mailer.close();
             await pool.end();
             await embedded?.stop();

@@ -1,6 +1,7 @@
 import Path from 'node:path';
 
 export type Role = 'api' | 'worker' | 'all';
+export type BlobStoreKind = 'files' | 'postgres';
 
 export interface Config {
     port: number;
@@ -18,7 +19,11 @@ export interface Config {
     encryptionKey: string | null;
     google: { clientId: string | null; clientSecret: string | null; redirectUri: string | null };
     maxUploadBytes: number;
+    /** Where upload bytes live: files under `${dataDir}/uploads`, or chunks in PostgreSQL (shared by several machines). */
+    blobStore: BlobStoreKind;
     runConcurrency: number;
+    /** How long a worker's claim on a workflow lasts unrenewed: a crashed worker's runs resume after about this long. */
+    runLeaseMs: number;
     logLevel: string;
     rateLimit: { perAccount: number; perIp: number; windowSeconds: number };
     /** Public address of this server, used in links (OAuth redirect, Link headers are relative). */
@@ -40,6 +45,20 @@ const positiveInt = (name: string, raw: string | undefined, fallback: number): n
 
 const optional = (raw: string | undefined): string | null => (raw === undefined || raw === '' ? null : raw);
 
+const blobStoreKind = (raw: string | undefined, databaseUrl: string | null): BlobStoreKind => {
+    const kind = raw || 'files';
+    if (kind !== 'files' && kind !== 'postgres') {
+        throw new Error(`BLOB_STORE must be 'files' or 'postgres', got '${raw}'`);
+    }
+
+    // The embedded database is one process's: chunks in it would gain nothing over files and cost a lot.
+    if (kind === 'postgres' && !databaseUrl) {
+        throw new Error('BLOB_STORE=postgres needs DATABASE_URL: with the embedded database, uploads are kept as files');
+    }
+
+    return kind;
+};
+
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config => {
     const config: Config = {
         port: env.PORT === '0' ? 0 : positiveInt('PORT', env.PORT, 3000),
@@ -58,7 +77,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             redirectUri: optional(env.GOOGLE_REDIRECT_URI)
         },
         maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
+        blobStore: blobStoreKind(env.BLOB_STORE, optional(env.DATABASE_URL)),
         runConcurrency: positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4),
+        runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 30_000),
         logLevel: env.LOG_LEVEL || 'info',
         rateLimit: {
             perAccount: positiveInt('RATE_LIMIT_PER_ACCOUNT', env.RATE_LIMIT_PER_ACCOUNT, 1200),

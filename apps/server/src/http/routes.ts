@@ -1,8 +1,24 @@
 import type { ServerRoute } from '@hapi/hapi';
 
 import type { Context } from '../context.js';
+import { accountRoutes } from '../routes/accounts.js';
+import { metricsRoutes } from '../routes/metrics.js';
+import { openApiRoutes } from '../routes/openapi.js';
+import { runRoutes } from '../routes/runs.js';
+import { settingsRoutes } from '../routes/settings.js';
 import { systemRoutes } from '../routes/system.js';
+import { uploadRoutes } from '../routes/uploads.js';
+import { workflowRoutes } from '../routes/workflows.js';
 import type { Services } from '../services/index.js';
 
 /** Every route the API serves; each area keeps its schemas beside its routes in src/routes/. */
-export const routes = (ctx: Context, _services: Services): ServerRoute[] => [...systemRoutes(ctx)];
+export const routes = (ctx: Context, services: Services): ServerRoute[] => [
+    ...systemRoutes(ctx),
+    ...metricsRoutes(ctx),
+    ...openApiRoutes(ctx),
+    ...accountRoutes(services),
+    ...settingsRoutes(services),
+    ...uploadRoutes(ctx, services),
+    ...workflowRoutes(services),
+    ...runRoutes(services)
+];

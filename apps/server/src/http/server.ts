@@ -4,6 +4,8 @@ import type { Context } from '../context.js';
 import type { Services } from '../services/index.js';
 import { registerAuth } from './auth.js';
 import { registerLogging } from './logging.js';
+import { registerHttpMetrics } from './metrics.js';
+import { registerRateLimits } from './rate-limit.js';
 import { routes } from './routes.js';
 import { failValidation } from './validation.js';
 
@@ -26,6 +28,8 @@ export const createHttpServer = async (ctx: Context, services: Services, options
     });
 
     registerLogging(server, ctx.log);
+    registerHttpMetrics(server, ctx.metrics);
+    registerRateLimits(server, ctx);
     await registerAuth(server, ctx.secrets.jwtSecret);
     server.route(routes(ctx, services));
     return server;

@@ -6,6 +6,7 @@ import Nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
 import type { Config } from '../config.js';
+import { SmtpPool } from './smtp-pool.js';
 
 export interface Mail {
     to: string;
@@ -13,22 +14,27 @@ export interface Mail {
     text: string;
 }
 
+export interface SendOptions {
+    /**
+     * The message may be delivered only after this resolves, and must not be if it rejects. Lets the
+     * caller finish recording the previous delivery while this one is composed and addressed.
+     */
+    after?: Promise<unknown>;
+}
+
 export interface Mailer {
     /** Resolves once the transport accepted the message. */
-    send(mail: Mail): Promise<{ messageId: string }>;
+    send(mail: Mail, options?: SendOptions): Promise<{ messageId: string }>;
     close(): void;
 }
 
 /** A pooled SMTP transport when SMTP_URL is set; otherwise each message becomes an .eml file in the outbox. */
 export const createMailer = (config: Config, log: Logger): Mailer => {
     if (config.smtpUrl) {
-        const transport = Nodemailer.createTransport(`${config.smtpUrl}${config.smtpUrl.includes('?') ? '&' : '?'}pool=true`);
+        const pool = new SmtpPool(config.smtpUrl, config.mailFrom);
         return {
-            async send(mail) {
-                const info = await transport.sendMail({ from: config.mailFrom, ...mail });
-                return { messageId: info.messageId };
-            },
-            close: () => transport.close()
+            send: (mail, options) => pool.send({ from: config.mailFrom, ...mail }, options?.after),
+            close: () => pool.close()
         };
     }
 
@@ -36,9 +42,10 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
     const transport = Nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     let ready: Promise<unknown> | null = null;
     return {
-        async send(mail) {
+        async send(mail, options) {
             ready ??= Fs.mkdir(outbox, { recursive: true });
             await ready;
+            await options?.after;
             const info = await transport.sendMail({ from: config.mailFrom, ...mail });
             const file = Path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Crypto.randomBytes(4).toString('hex')}.eml`);
             await Fs.writeFile(file, info.message as Buffer);

@@ -1,6 +1,20 @@
 import type { Context } from '../context.js';
+import { type AccountsService, createAccountsService } from './accounts.js';
+import { createRunsService, type RunsService } from './runs.js';
+import { createUploadsService, type UploadsService } from './uploads.js';
+import { createWorkflowsService, type WorkflowsService } from './workflows.js';
 
 /** The rules of the service. Routes stay thin and call these; these call the store. */
-export type Services = {};
+export type Services = {
+    accounts: AccountsService;
+    runs: RunsService;
+    uploads: UploadsService;
+    workflows: WorkflowsService;
+};
 
-export const createServices = (_ctx: Context): Services => ({});
+export const createServices = (ctx: Context): Services => ({
+    accounts: createAccountsService(ctx),
+    runs: createRunsService(ctx),
+    uploads: createUploadsService(ctx),
+    workflows: createWorkflowsService(ctx)
+});

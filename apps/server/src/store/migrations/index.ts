@@ -1,5 +1,7 @@
 // Ordered schema changes. Never edit one that has shipped: add the next.
 import { sql as initial } from './001-initial.js';
+import { sql as runs } from './002-runs.js';
+import { sql as rateLimits } from './003-rate-limits.js';
 
 export interface Migration {
     id: number;
@@ -7,4 +9,8 @@ export interface Migration {
     sql: string;
 }
 
-export const migrations: Migration[] = [{ id: 1, name: '001-initial', sql: initial }];
+export const migrations: Migration[] = [
+    { id: 1, name: '001-initial', sql: initial },
+    { id: 2, name: '002-runs', sql: runs },
+    { id: 3, name: '003-rate-limits', sql: rateLimits }
+];

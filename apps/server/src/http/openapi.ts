@@ -1,0 +1,214 @@
+import type * as Hapi from '@hapi/hapi';
+import JoiToJson from 'joi-to-json';
+
+/**
+ * Per-route hints for the document, for what hapi's route options cannot say:
+ * `options.plugins.openapi = { status: 201 }` names the success code that `response.schema` describes
+ * (default 200; `response.status` schemas name their own codes); `requestBody` replaces the generated
+ * request body (e.g. for multipart uploads); `exclude` leaves the route out.
+ */
+export interface OpenApiRouteOptions {
+    status?: number;
+    requestBody?: Record<string, unknown>;
+    exclude?: boolean;
+}
+
+declare module '@hapi/hapi' {
+    interface PluginSpecificConfiguration {
+        openapi?: OpenApiRouteOptions;
+    }
+}
+
+// The package is CommonJS exporting the function itself; its types describe an ES module.
+const parse = JoiToJson as unknown as typeof JoiToJson.parse;
+
+type JsonSchema = Record<string, unknown>;
+
+interface Describable {
+    describe(): unknown;
+}
+
+// The parts of a route's settings read here, loosely typed: other modules may set anything.
+interface LooseSettings {
+    description?: string;
+    notes?: string | string[];
+    tags?: string[];
+    id?: string;
+    auth?: false | object;
+    validate?: { params?: unknown; query?: unknown; payload?: unknown; headers?: unknown };
+    response?: { schema?: unknown; status?: Record<string, unknown> };
+    payload?: { multipart?: unknown; allow?: string | string[]; output?: string };
+    plugins?: { openapi?: OpenApiRouteOptions; rateLimit?: unknown };
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'patch', 'delete', 'options']);
+const NO_RATE_LIMIT = new Set(['/healthz', '/readyz', '/metrics']);
+
+const isJoi = (value: unknown): value is Describable => typeof (value as Describable | null)?.describe === 'function';
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
+
+/** Joi to an OpenAPI 3.0 schema; shared (`.id()`/`.shared()`) schemas land in `components`. */
+const toSchema = (schema: unknown, components: Record<string, JsonSchema>): JsonSchema => {
+    if (!isJoi(schema)) {
+        return {};
+    }
+
+    try {
+        const converted = parse(schema as never, 'open-api', components) as JsonSchema;
+        delete converted.schemas;
+        return converted;
+    } catch {
+        // One odd schema must not take the whole document down.
+        return { description: 'This schema could not be converted' };
+    }
+};
+
+const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)[^}]*\}/g)].map((match) => match[1]!);
+
+const parameters = (location: 'path' | 'query' | 'header', schema: unknown, names: string[], components: Record<string, JsonSchema>) => {
+    const converted = toSchema(schema, components) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const properties = converted.properties ?? {};
+    const all = location === 'path' ? [...new Set([...names, ...Object.keys(properties)])] : Object.keys(properties);
+    return all.map((name) => {
+        const { description, ...rest } = properties[name] ?? { type: 'string' };
+        return {
+            name,
+            in: location,
+            required: location === 'path' || (converted.required ?? []).includes(name),
+            ...(description ? { description } : {}),
+            schema: rest
+        };
+    });
+};
+
+const operationId = (method: string, path: string): string =>
+    method +
+    path
+        .replace(/^\/api\//, '/')
+        .split('/')
+        .filter(Boolean)
+        .map((part) => {
+            const param = /^\{(\w+)/.exec(part)?.[1];
+            const word = (param ? `By-${param}` : part).replace(/[^A-Za-z0-9]+(.)?/g, (_all, next: string | undefined) => (next ?? '').toUpperCase());
+            return word.charAt(0).toUpperCase() + word.slice(1);
+        })
+        .join('');
+
+const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSchema>) => {
+    const settings = route.settings as unknown as LooseSettings;
+    const hints = settings.plugins?.openapi ?? {};
+    const validate = settings.validate ?? {};
+    const secured = settings.auth !== false;
+
+    const op: Record<string, unknown> = { operationId: settings.id ?? operationId(route.method, route.path) };
+    if (settings.description) {
+        op.summary = settings.description;
+    }
+
+    if (settings.notes) {
+        op.description = Array.isArray(settings.notes) ? settings.notes.join('\n\n') : settings.notes;
+    }
+
+    const tags = (settings.tags ?? []).filter((tag) => tag !== 'api');
+    if (tags.length > 0) {
+        op.tags = tags;
+    }
+
+    const params = [
+        ...parameters('path', validate.params, pathParams(route.path), components),
+        ...parameters('query', validate.query, [], components),
+        ...parameters('header', validate.headers, [], components).filter((p) => p.name.toLowerCase() !== 'authorization')
+    ];
+    if (params.length > 0) {
+        op.parameters = params;
+    }
+
+    const multipart = Boolean(settings.payload?.multipart) || [settings.payload?.allow ?? []].flat().includes('multipart/form-data');
+    if (hints.requestBody) {
+        op.requestBody = hints.requestBody;
+    } else if (isJoi(validate.payload) || multipart) {
+        const schema = isJoi(validate.payload) ? toSchema(validate.payload, components) : { type: 'object' };
+        op.requestBody = { required: true, content: { [multipart ? 'multipart/form-data' : 'application/json']: { schema } } };
+    }
+
+    const responses: Record<string, unknown> = {};
+    for (const [code, schema] of Object.entries(settings.response?.status ?? {})) {
+        responses[code] = isJoi(schema)
+            ? { description: 'Success', content: { 'application/json': { schema: toSchema(schema, components) } } }
+            : { description: 'Success' };
+    }
+
+    const successCode = String(hints.status ?? 200);
+    if (isJoi(settings.response?.schema) && !responses[successCode]) {
+        responses[successCode] = { description: 'Success', content: { 'application/json': { schema: toSchema(settings.response.schema, components) } } };
+    }
+
+    if (!Object.keys(responses).some((code) => code.startsWith('2'))) {
+        responses[successCode] = { description: 'Success' };
+    }
+
+    if (params.length > 0 || op.requestBody) {
+        responses['400'] = errorResponse('Invalid input: `message` says what to fix, `details` lists each field');
+    }
+
+    if (secured) {
+        responses['401'] = errorResponse('Missing, invalid or expired access token');
+        op.security = [{ bearerAuth: [] }];
+    } else {
+        op.security = [];
+    }
+
+    if (!NO_RATE_LIMIT.has(route.path)) {
+        responses['429'] = errorResponse('Rate limited: retry after the `Retry-After` header’s seconds');
+    }
+
+    op.responses = responses;
+    return op;
+};
+
+/** An OpenAPI 3.0 document for every route in the server's table, from the routes' joi schemas. */
+export const buildOpenApi = (server: Hapi.Server, info: { title: string; version: string; serverUrl?: string | null }) => {
+    const components: Record<string, JsonSchema> = {};
+    const paths: Record<string, Record<string, unknown>> = {};
+    const routes = [...server.table()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    for (const route of routes) {
+        const settings = route.settings as unknown as LooseSettings;
+        if (!METHODS.has(route.method) || settings.plugins?.openapi?.exclude) {
+            continue;
+        }
+
+        // hapi's `{name}` is OpenAPI's syntax; `{name?}` and `{name*}` are not.
+        const path = route.path.replace(/\{(\w+)[?*\d]*\}/g, '{$1}');
+        paths[path] ??= {};
+        paths[path][route.method] = operation(route, components);
+    }
+
+    return {
+        openapi: '3.0.3',
+        info: { title: info.title, version: info.version },
+        servers: [{ url: info.serverUrl ?? '/' }],
+        paths,
+        components: {
+            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+            schemas: {
+                ...components,
+                Error: {
+                    type: 'object',
+                    required: ['statusCode', 'error', 'message'],
+                    properties: {
+                        statusCode: { type: 'integer' },
+                        error: { type: 'string' },
+                        message: { type: 'string' },
+                        details: {
+                            type: 'array',
+                            items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } }
+                        }
+                    }
+                }
+            }
+        }
+    };
+};

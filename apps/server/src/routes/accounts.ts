@@ -1,0 +1,140 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+
+import { accountIdOf } from '../http/auth.js';
+import { jsonPayload } from '../http/json-payload.js';
+import type { Services } from '../services/index.js';
+
+// Sign-in bodies are small; anything bigger is a mistake or an attack.
+const AUTH_PAYLOAD = jsonPayload(16 * 1024);
+
+// Any domain: a self-hosted server may serve internal domains that are not public top-level domains.
+const email = Joi.string().trim().email({ tlds: { allow: false } }).max(254).required().description('The account’s e-mail address (case-insensitive)');
+const password = Joi.string().min(8).max(256).required();
+const fullName = Joi.string()
+    .trim()
+    .min(1)
+    .max(200)
+    .pattern(/^[^\u0000-\u001f\u007f]*$/, 'no control characters')
+    .required()
+    .messages({ 'string.pattern.name': "'fullName' must not contain line breaks or other control characters" });
+const otp = Joi.string()
+    .trim()
+    .pattern(/^\d{6}$/)
+    .required()
+    .description('The six-digit code from the e-mail')
+    .messages({ 'string.pattern.base': "'otp' must be the six digits from the verification e-mail" });
+const refreshToken = Joi.string().max(512).required().description('The refresh token from log-in, verify-email or the previous refresh');
+
+const message = Joi.object({ message: Joi.string().required() });
+const tokens = Joi.object({
+    accessToken: Joi.string().required().description('JWT for `Authorization: Bearer …`'),
+    refreshToken: Joi.string().required().description('Works once: exchange it at POST /api/auth/refresh-token for a new pair'),
+    expiresIn: Joi.number().integer().required().description('Seconds until the access token expires')
+});
+const account = Joi.object({
+    id: Joi.string().required(),
+    email: Joi.string().required(),
+    fullName: Joi.string().required(),
+    createdAt: Joi.string().isoDate().required()
+});
+
+export const accountRoutes = (services: Services): ServerRoute[] => [
+    {
+        method: 'POST',
+        path: '/api/auth/register',
+        options: {
+            auth: false,
+            tags: ['api', 'account'],
+            description: 'Create an account and e-mail a six-digit verification code',
+            notes: 'Registering again an address that is not verified yet replaces its password and name and sends a new code (at most one a minute). A verified address answers 409.',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ email, password, fullName }) },
+            response: { status: { 201: message } },
+            plugins: { rateLimit: { bucket: 'otp-mail' } }
+        },
+        handler: async (request, h) => {
+            const input = request.payload as { email: string; password: string; fullName: string };
+            return h.response(await services.accounts.register(input)).code(201);
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/auth/verify-email',
+        options: {
+            auth: false,
+            tags: ['api', 'account'],
+            description: 'Confirm the e-mailed code; activates the account and returns tokens',
+            notes: 'A code lasts 10 minutes and allows 5 wrong tries; after that, request a new one with POST /api/auth/resend-otp.',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ email, otp }) },
+            response: { status: { 200: tokens } },
+            plugins: { rateLimit: { bucket: 'verify-email' } }
+        },
+        handler: (request) => {
+            const input = request.payload as { email: string; otp: string };
+            return services.accounts.verifyEmail(input.email, input.otp);
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/auth/resend-otp',
+        options: {
+            auth: false,
+            tags: ['api', 'account'],
+            description: 'E-mail a new verification code',
+            notes: 'Always 202 with the same message, whether or not the address has an account, so it cannot be used to find accounts. At most one code a minute is sent; requests within that minute send nothing.',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ email }) },
+            response: { status: { 202: message } },
+            plugins: { rateLimit: { bucket: 'otp-mail' } }
+        },
+        handler: async (request, h) => {
+            const input = request.payload as { email: string };
+            return h.response(await services.accounts.resendOtp(input.email)).code(202);
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/auth/login',
+        options: {
+            auth: false,
+            tags: ['api', 'account'],
+            description: 'Log in with e-mail address and password',
+            notes: 'A wrong password and an unknown address both answer 401 with the same message; an unverified account answers 403.',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ email, password: Joi.string().max(256).required() }) },
+            response: { status: { 200: tokens } },
+            plugins: { rateLimit: { bucket: 'login' } }
+        },
+        handler: (request) => {
+            const input = request.payload as { email: string; password: string };
+            return services.accounts.login(input.email, input.password);
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/auth/refresh-token',
+        options: {
+            auth: false,
+            tags: ['api', 'account'],
+            description: 'Exchange a refresh token for a new access token and a new refresh token',
+            notes: 'Refresh tokens last 30 days and work once. Presenting one that was already used signs that session out (every token descended from the same log-in) and answers 401.',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ refreshToken }) },
+            response: { status: { 200: tokens } },
+            plugins: { rateLimit: { bucket: 'refresh' } }
+        },
+        handler: (request) => services.accounts.refresh((request.payload as { refreshToken: string }).refreshToken)
+    },
+    {
+        method: 'GET',
+        path: '/api/auth/me',
+        options: {
+            tags: ['api', 'account'],
+            description: 'The account the access token belongs to',
+            response: { status: { 200: account } }
+        },
+        handler: (request) => services.accounts.me(accountIdOf(request))
+    }
+];

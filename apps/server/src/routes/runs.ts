@@ -1,0 +1,215 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+
+import { accountIdOf } from '../http/auth.js';
+import type { Services } from '../services/index.js';
+
+export const DEFAULT_RUN_PAGE = 50;
+export const MAX_RUN_PAGE = 500;
+export const DEFAULT_OUTPUT_PAGE = 100;
+export const MAX_OUTPUT_PAGE = 1000;
+
+const runStatus = Joi.string().valid('PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'CANCELLED');
+const timestamp = Joi.string().isoDate();
+
+const enqueued = Joi.object({
+    runId: Joi.string().required(),
+    status: Joi.string().valid('PENDING').required(),
+    workflowId: Joi.string().required(),
+    triggeredAt: timestamp.required()
+});
+
+const nodeView = Joi.object({
+    nodeId: Joi.string().required(),
+    type: Joi.string().required(),
+    status: Joi.string().valid('PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'SKIPPED').required(),
+    error: Joi.string().allow(null).required(),
+    startedAt: timestamp.allow(null).required(),
+    completedAt: timestamp.allow(null).required(),
+    output: Joi.object()
+        .unknown()
+        .allow(null)
+        .required()
+        .description('Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are')
+});
+
+const runDetail = Joi.object({
+    runId: Joi.string().required(),
+    workflowId: Joi.string().required(),
+    status: runStatus.required(),
+    createdAt: timestamp.required(),
+    enqueuedAt: timestamp.required().description('Same instant as createdAt'),
+    triggeredAt: timestamp.required().description('Same instant as createdAt'),
+    startedAt: timestamp.description('Present once execution has begun'),
+    completedAt: timestamp.description('Present once the run is terminal'),
+    cancelRequestedAt: timestamp.description('Present while a RUNNING run is being cancelled'),
+    error: Joi.string().allow(null).required().description('Why a FAILED run failed'),
+    result: Joi.object({
+        totalRows: Joi.number().integer().required(),
+        filteredOut: Joi.number().integer().required(),
+        emailsSent: Joi.number().integer().required()
+    })
+        .required()
+        .description('Final once the run is terminal; while it runs, rows loaded and e-mails sent so far'),
+    nodes: Joi.array().items(nodeView).required().description('In graph order')
+});
+
+const runEntry = Joi.object({ runId: Joi.string().required(), workflowId: Joi.string().required(), status: runStatus.required(), createdAt: timestamp.required() });
+
+const outputPage = Joi.object({
+    runId: Joi.string().required(),
+    nodeId: Joi.string().required(),
+    status: Joi.string().required(),
+    offset: Joi.number().integer().required(),
+    limit: Joi.number().integer().required(),
+    total: Joi.number().integer().required().description('Length of the longest array output'),
+    output: Joi.object().unknown().allow(null).required().description('Every output key; arrays cut to [offset, offset + limit)')
+});
+
+const id = Joi.string().max(200);
+const runParams = Joi.object({ runId: id.required() });
+const workflowParams = Joi.object({ workflowId: id.required() });
+
+/** Link header of the next page, relative to this server. */
+const nextLink = (path: string, query: Record<string, string | number>): string => {
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+    return `<${path}?${search}>; rel="next"`;
+};
+
+export const runRoutes = (services: Services): ServerRoute[] => [
+    {
+        method: 'POST',
+        path: '/api/workflows/{workflowId}/run',
+        options: {
+            tags: ['api', 'runs'],
+            description: 'Enqueue a run',
+            notes: 'Answers 202 at once: the run waits PENDING until no other run of the workflow executes, in enqueue order. It keeps the graph as it is now.',
+            // No body is expected; one sent anyway is not parsed.
+            payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
+            validate: { params: workflowParams },
+            response: { status: { 202: enqueued } },
+            plugins: { openapi: { status: 202 } }
+        },
+        handler: async (request, h) => {
+            const run = await services.runs.enqueue(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
+            return h.response(run).code(202);
+        }
+    },
+    {
+        method: 'GET',
+        path: '/api/workflows/{workflowId}/runs',
+        options: {
+            tags: ['api', 'runs'],
+            description: 'List the runs of a workflow',
+            notes: `Most recent first (order=asc for oldest first), ${DEFAULT_RUN_PAGE} per page by default, at most ${MAX_RUN_PAGE}. The next page's address is in the Link header (rel="next").`,
+            validate: {
+                params: workflowParams,
+                query: Joi.object({
+                    order: Joi.string().valid('asc', 'desc').default('desc'),
+                    limit: Joi.number().integer().min(1).max(MAX_RUN_PAGE).default(DEFAULT_RUN_PAGE),
+                    cursor: Joi.string().max(40).description('From the Link header of the previous page')
+                })
+            },
+            response: { status: { 200: Joi.array().items(runEntry) } }
+        },
+        handler: async (request, h) => {
+            const { workflowId } = request.params as { workflowId: string };
+            const query = request.query as { order: 'asc' | 'desc'; limit: number; cursor?: string };
+            const page = await services.runs.list(accountIdOf(request), workflowId, query);
+            const response = h.response(page.runs);
+            if (page.next) {
+                response.header('link', nextLink(`/api/workflows/${encodeURIComponent(workflowId)}/runs`, { order: query.order, limit: query.limit, cursor: page.next }));
+            }
+
+            return response;
+        }
+    },
+    {
+        method: 'GET',
+        path: '/api/workflows/runs/{runId}',
+        options: {
+            tags: ['api', 'runs'],
+            description: 'A run with its nodes',
+            notes: 'Poll from 1–2 s after enqueueing, backing off from 2 s to 30 s. Node outputs are summaries; page through one with …/nodes/{nodeId}/output.',
+            validate: { params: runParams },
+            response: { status: { 200: runDetail } }
+        },
+        handler: (request) => services.runs.get(accountIdOf(request), (request.params as { runId: string }).runId)
+    },
+    {
+        method: 'GET',
+        path: '/api/workflows/runs/{runId}/nodes/{nodeId}/output',
+        options: {
+            tags: ['api', 'runs'],
+            description: "Page through one node's whole output",
+            validate: {
+                params: Joi.object({ runId: id.required(), nodeId: Joi.string().max(500).required() }),
+                query: Joi.object({
+                    offset: Joi.number().integer().min(0).max(1e9).default(0),
+                    limit: Joi.number().integer().min(1).max(MAX_OUTPUT_PAGE).default(DEFAULT_OUTPUT_PAGE)
+                })
+            },
+            response: { status: { 200: outputPage } }
+        },
+        handler: async (request, h) => {
+            const { runId, nodeId } = request.params as { runId: string; nodeId: string };
+            const { offset, limit } = request.query as { offset: number; limit: number };
+            const page = await services.runs.nodeOutput(accountIdOf(request), runId, nodeId, { offset, limit });
+            const response = h.response(page);
+            if (offset + limit < page.total) {
+                const path = `/api/workflows/runs/${encodeURIComponent(runId)}/nodes/${encodeURIComponent(nodeId)}/output`;
+                response.header('link', nextLink(path, { offset: offset + limit, limit }));
+            }
+
+            return response;
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/workflows/runs/{runId}/cancel',
+        options: {
+            tags: ['api', 'runs'],
+            description: 'Cancel a run',
+            notes: 'A PENDING run is CANCELLED at once (200). A RUNNING run stops at its next element boundary, its remaining nodes SKIPPED, and ends CANCELLED (202: poll it). A finished run answers 409.',
+            payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
+            validate: { params: runParams },
+            response: { status: { 200: runDetail, 202: runDetail } },
+            plugins: { openapi: { status: 200 } }
+        },
+        handler: async (request, h) => {
+            const { run, stopping } = await services.runs.cancel(accountIdOf(request), (request.params as { runId: string }).runId);
+            return h.response(run).code(stopping ? 202 : 200);
+        }
+    },
+    {
+        method: 'GET',
+        path: '/api/workflows/{workflowId}/webhook-secret',
+        options: {
+            tags: ['api', 'runs'],
+            description: "The workflow's webhook signing secret",
+            notes: 'Webhook requests carry X-Flowctl-Signature: sha256=<hex HMAC-SHA256 of the raw body with this secret>. Created on first use.',
+            validate: { params: workflowParams },
+            response: { status: { 200: Joi.object({ workflowId: Joi.string().required(), webhookSecret: Joi.string().required() }) } }
+        },
+        handler: async (request) => {
+            const { workflowId } = request.params as { workflowId: string };
+            return { workflowId, webhookSecret: await services.runs.webhookSecret(accountIdOf(request), workflowId, false) };
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/workflows/{workflowId}/webhook-secret',
+        options: {
+            tags: ['api', 'runs'],
+            description: "Replace the workflow's webhook signing secret",
+            notes: 'Deliveries still queued are signed with the new secret.',
+            payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
+            validate: { params: workflowParams },
+            response: { status: { 200: Joi.object({ workflowId: Joi.string().required(), webhookSecret: Joi.string().required() }) } }
+        },
+        handler: async (request) => {
+            const { workflowId } = request.params as { workflowId: string };
+            return { workflowId, webhookSecret: await services.runs.webhookSecret(accountIdOf(request), workflowId, true) };
+        }
+    }
+];

@@ -1,0 +1,117 @@
+import Boom from '@hapi/boom';
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+
+import type { Context } from '../context.js';
+import { accountIdOf } from '../http/auth.js';
+import { receiveSingleFile } from '../http/multipart.js';
+import { explainPayloadErrors, formatBytes } from '../http/payload.js';
+import type { Services } from '../services/index.js';
+import type { UploadView } from '../services/uploads.js';
+
+// Room for the multipart envelope (boundaries, part headers, small extra fields) beyond the file itself.
+const ENVELOPE_BYTES = 64 * 1024;
+
+const uploadView = Joi.object({
+    uploadId: Joi.string().required(),
+    filename: Joi.string().allow('').required(),
+    rows: Joi.number().integer().min(0).required().description('Data rows, the header row excluded'),
+    columns: Joi.array().items(Joi.string()).required().description('Column names from the header row, trimmed'),
+    sizeBytes: Joi.number().integer().min(0).required(),
+    createdAt: Joi.string().isoDate().required()
+}).label('Upload');
+
+const uploadParams = Joi.object({ uploadId: Joi.string().required() });
+
+const multipartBody = {
+    required: true,
+    content: {
+        'multipart/form-data': {
+            schema: {
+                type: 'object',
+                required: ['file'],
+                properties: { file: { type: 'string', format: 'binary', description: 'A UTF-8 CSV whose first row names the columns' } }
+            }
+        }
+    }
+};
+
+export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] => {
+    const limit = ctx.config.maxUploadBytes;
+    const tooLarge = () => `The file is larger than the upload limit of ${formatBytes(limit)} (${limit} bytes; the server's MAX_UPLOAD_BYTES).`;
+
+    return [
+        {
+            method: 'POST',
+            path: '/api/uploads',
+            options: {
+                tags: ['api', 'uploads'],
+                description: 'Upload a CSV file',
+                notes: [
+                    "multipart/form-data with the file in a field named 'file'. The file must be UTF-8 with a header row of unique, non-empty column names, and the same number of fields on every row.",
+                    `It is checked while it streams in; on any problem nothing is kept. At most ${formatBytes(limit)}.`
+                ],
+                payload: {
+                    // Raw and streamed: hapi's own multipart parsing would hold the whole file in memory.
+                    output: 'stream',
+                    parse: false,
+                    allow: 'multipart/form-data',
+                    maxBytes: limit + ENVELOPE_BYTES,
+                    failAction: explainPayloadErrors({
+                        tooLarge,
+                        wrongType: (received) => `Send the CSV as multipart/form-data with the file in a field named 'file' (got ${received}).`
+                    })
+                },
+                response: { status: { 201: uploadView } },
+                plugins: { openapi: { status: 201, requestBody: multipartBody } }
+            },
+            handler: async (request, h) => {
+                const accountId = accountIdOf(request);
+                const upload = await receiveSingleFile<UploadView>(request.payload as AsyncIterable<Buffer>, request.headers['content-type'] as string | undefined, {
+                    field: 'file',
+                    maxBodyBytes: limit + ENVELOPE_BYTES,
+                    limits: { maxParts: 20, maxHeaderBytes: 16 * 1024, maxPartBytes: limit, tooLarge: () => Boom.entityTooLarge(tooLarge()) },
+                    accept: (part) => services.uploads.create(accountId, { filename: part.filename, body: part.body }),
+                    undo: (created) => services.uploads.remove(accountId, created.uploadId)
+                });
+                return h.response(upload).code(201);
+            }
+        },
+        {
+            method: 'GET',
+            path: '/api/uploads',
+            options: {
+                tags: ['api', 'uploads'],
+                description: 'List uploads, newest first',
+                response: { status: { 200: Joi.array().items(uploadView) } }
+            },
+            handler: (request) => services.uploads.list(accountIdOf(request))
+        },
+        {
+            method: 'GET',
+            path: '/api/uploads/{uploadId}',
+            options: {
+                tags: ['api', 'uploads'],
+                description: 'One upload’s metadata',
+                validate: { params: uploadParams },
+                response: { status: { 200: uploadView } }
+            },
+            handler: (request) => services.uploads.get(accountIdOf(request), (request.params as { uploadId: string }).uploadId)
+        },
+        {
+            method: 'DELETE',
+            path: '/api/uploads/{uploadId}',
+            options: {
+                tags: ['api', 'uploads'],
+                description: 'Delete an upload and its bytes',
+                notes: 'Answers 409, naming them, while workflows of the account read the upload: runs would otherwise fail later.',
+                validate: { params: uploadParams },
+                response: { status: { 204: Joi.any().empty() } }
+            },
+            handler: async (request, h) => {
+                await services.uploads.remove(accountIdOf(request), (request.params as { uploadId: string }).uploadId);
+                return h.response().code(204);
+            }
+        }
+    ];
+};

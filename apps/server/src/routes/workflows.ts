@@ -1,0 +1,141 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+
+import { accountIdOf } from '../http/auth.js';
+import { explainPayloadErrors, formatBytes } from '../http/payload.js';
+import type { Services } from '../services/index.js';
+import type { WorkflowInput, WorkflowRecord } from '../services/workflows.js';
+
+export const MAX_NODES = 500;
+export const MAX_EDGES = 5000;
+
+const name = Joi.string()
+    .trim()
+    .min(1)
+    .max(200)
+    .pattern(/^[^\u0000]*$/, 'no NUL')
+    .description('Any text up to 200 characters, trimmed')
+    .messages({ 'string.pattern.name': "'name' cannot contain the NUL character (\\u0000)" });
+
+// The envelope only: what is inside nodes and edges is checked by the engine's validateGraph(),
+// which reports every problem at once with its path.
+const graph = Joi.object({
+    nodes: Joi.array()
+        .items(Joi.any().description('{id, type, data}: see the node types'))
+        .max(MAX_NODES)
+        .required()
+        .messages({ 'array.max': `a graph may have at most ${MAX_NODES} nodes; this one has {{#value.length}}` }),
+    edges: Joi.array()
+        .items(Joi.any().description('{source, target}: node ids'))
+        .max(MAX_EDGES)
+        .required()
+        .messages({ 'array.max': `a graph may have at most ${MAX_EDGES} edges; this one has {{#value.length}}` })
+}).description('A directed graph: exactly one TRIGGER, every node reachable from it, no cycles');
+
+const webhookUrl = Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .max(2000)
+    .allow(null)
+    .description('POSTed a signed run summary when a run ends; null removes it');
+
+const graphView = Joi.object({ nodes: Joi.array().required(), edges: Joi.array().required() });
+const created = Joi.object({ workflowId: Joi.string().required(), name: Joi.string().required(), createdAt: Joi.string().isoDate().required() });
+const listItem = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), graph: graphView.required(), createdAt: Joi.string().isoDate().required() });
+const detail = listItem.keys({ updatedAt: Joi.string().isoDate().required(), webhookUrl: Joi.string().optional() });
+
+const params = Joi.object({ workflowId: Joi.string().required() });
+
+const payload = {
+    allow: 'application/json',
+    failAction: explainPayloadErrors({
+        tooLarge: (limit) => `The request body is larger than ${formatBytes(limit)}: a workflow must fit in ${formatBytes(limit)} of JSON.`,
+        wrongType: (received) => `Send the workflow as JSON with Content-Type: application/json (got ${received}).`
+    })
+};
+
+const toDetail = (workflow: WorkflowRecord) => ({
+    id: workflow.id,
+    name: workflow.name,
+    graph: workflow.graph,
+    createdAt: workflow.createdAt.toISOString(),
+    updatedAt: workflow.updatedAt.toISOString(),
+    ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {})
+});
+
+export const workflowRoutes = (services: Services): ServerRoute[] => [
+    {
+        method: 'POST',
+        path: '/api/workflows',
+        options: {
+            tags: ['api', 'workflows'],
+            description: 'Create a workflow',
+            notes: `The graph is validated and every problem is reported at once in details, each with its path. At most ${MAX_NODES} nodes and ${MAX_EDGES} edges.`,
+            payload,
+            validate: { payload: Joi.object({ name: name.required(), graph: graph.required(), webhookUrl }), options: { abortEarly: false } },
+            response: { status: { 201: created } },
+            plugins: { openapi: { status: 201 } }
+        },
+        handler: async (request, h) => {
+            const workflow = await services.workflows.create(accountIdOf(request), request.payload as WorkflowInput);
+            return h.response({ workflowId: workflow.id, name: workflow.name, createdAt: workflow.createdAt.toISOString() }).code(201);
+        }
+    },
+    {
+        method: 'GET',
+        path: '/api/workflows',
+        options: {
+            tags: ['api', 'workflows'],
+            description: 'List workflows, newest first',
+            response: { status: { 200: Joi.array().items(listItem) } }
+        },
+        handler: async (request) => {
+            const workflows = await services.workflows.list(accountIdOf(request));
+            return workflows.map((w) => ({ id: w.id, name: w.name, graph: w.graph, createdAt: w.createdAt.toISOString() }));
+        }
+    },
+    {
+        method: 'GET',
+        path: '/api/workflows/{workflowId}',
+        options: {
+            tags: ['api', 'workflows'],
+            description: 'One workflow',
+            validate: { params },
+            response: { status: { 200: detail } }
+        },
+        handler: async (request) => toDetail(await services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId))
+    },
+    {
+        method: 'PATCH',
+        path: '/api/workflows/{workflowId}',
+        options: {
+            tags: ['api', 'workflows'],
+            description: 'Change a workflow’s name, graph or webhook',
+            notes: 'Keys left out keep their value. A new graph is validated like on create. Runs already enqueued keep the graph they were enqueued with.',
+            payload,
+            validate: {
+                params,
+                payload: Joi.object({ name, graph, webhookUrl })
+                    .min(1)
+                    .messages({ 'object.min': 'send at least one of name, graph, webhookUrl' }),
+                options: { abortEarly: false }
+            },
+            response: { status: { 200: detail } }
+        },
+        handler: async (request) =>
+            toDetail(await services.workflows.update(accountIdOf(request), (request.params as { workflowId: string }).workflowId, request.payload as Partial<WorkflowInput>))
+    },
+    {
+        method: 'DELETE',
+        path: '/api/workflows/{workflowId}',
+        options: {
+            tags: ['api', 'workflows'],
+            description: 'Delete a workflow and all its runs',
+            validate: { params },
+            response: { status: { 204: Joi.any().empty() } }
+        },
+        handler: async (request, h) => {
+            await services.workflows.remove(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
+            return h.response().code(204);
+        }
+    }
+];

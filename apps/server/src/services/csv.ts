@@ -1,0 +1,186 @@
+import type { Readable } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+import Boom from '@hapi/boom';
+import { type Row, typeCsvRow } from '@flowctl/engine';
+import { type Options, Parser } from 'csv-parse';
+
+import { CsvScanner, MAX_ROW_BYTES } from './csv-scan.js';
+
+export { checkHeader, MAX_ROW_BYTES } from './csv-scan.js';
+
+export interface CsvSummary {
+    /** Header names, trimmed, BOM dropped. */
+    columns: string[];
+    /** Data rows, the header excluded. */
+    rows: number;
+}
+
+/** How stored uploads are read back; CsvScanner checks uploads by the same rules. */
+export const CSV_OPTIONS: Options = {
+    bom: true,
+    relax_column_count: false,
+    // Blank lines, and rows whose cells are all blank (spreadsheets export trailing ',,,' rows), are not rows.
+    skip_empty_lines: true,
+    skip_records_with_empty_values: true,
+    max_record_size: MAX_ROW_BYTES
+};
+
+const SAVE_AS_UTF8 = 'Save the file as UTF-8 (in Excel: "CSV UTF-8") and upload it again.';
+
+/** Where the first invalid UTF-8 sequence starts in `bytes`, or -1 if none is complete enough to judge. */
+export const firstInvalidUtf8 = (bytes: Uint8Array): number => {
+    let i = 0;
+    while (i < bytes.length) {
+        const lead = bytes[i]!;
+        if (lead < 0x80) {
+            i += 1;
+            continue;
+        }
+
+        const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+        if (length === 0) {
+            return i;
+        }
+
+        // The second byte's range excludes overlong forms and UTF-16 surrogates.
+        const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+        const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+        for (let k = 1; k < length; k++) {
+            if (i + k >= bytes.length) {
+                return -1;
+            }
+
+            const byte = bytes[i + k]!;
+            if (k === 1 ? byte < low || byte > high : byte < 0x80 || byte > 0xbf) {
+                return i;
+            }
+        }
+
+        i += length;
+    }
+
+    return -1;
+};
+
+/** How many bytes at the end of `tail` begin a character that is not complete yet. */
+const incompleteTail = (tail: Uint8Array): number => {
+    for (let back = 1; back <= Math.min(3, tail.length); back++) {
+        const byte = tail[tail.length - back]!;
+        if ((byte & 0xc0) !== 0x80) {
+            const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+            return length > back ? back : 0;
+        }
+    }
+
+    return 0;
+};
+
+const countNewlines = (bytes: Buffer, end = bytes.length): number => {
+    let count = 0;
+    for (let at = bytes.indexOf(10); at !== -1 && at < end; at = bytes.indexOf(10, at + 1)) {
+        count += 1;
+    }
+
+    return count;
+};
+
+/**
+ * Passes the bytes of a CSV through unchanged while checking them: UTF-8 (a streaming, fatal
+ * TextDecoder), no NUL bytes, then CsvScanner's rules (a header row of unique non-empty names, one
+ * field per column on every row). Nothing is kept but the header, so memory stays flat whatever
+ * the file size. Any problem fails the stream with a 400 that says what to fix; once it ends,
+ * `summary` is set.
+ */
+export class CsvInspector extends Transform {
+    summary: CsvSummary | null = null;
+
+    readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+    readonly #scanner = new CsvScanner();
+    #bytes = 0;
+    #newlines = 0;
+    /** The last bytes seen (up to 3): a character split across chunks starts here. */
+    #tail: Buffer = Buffer.alloc(0);
+
+    override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+        try {
+            this.#checkBytes(chunk);
+            this.#scanner.write(chunk);
+        } catch (err) {
+            callback(err as Error);
+            return;
+        }
+
+        callback(null, chunk);
+    }
+
+    override _flush(callback: TransformCallback): void {
+        try {
+            this.#decoder.decode();
+        } catch {
+            const at = this.#bytes - incompleteTail(this.#tail);
+            callback(Boom.badRequest(`The file is not UTF-8: it ends in the middle of a character (byte offset ${at}). ${SAVE_AS_UTF8}`));
+            return;
+        }
+
+        try {
+            this.summary = this.#scanner.end();
+        } catch (err) {
+            callback(err as Error);
+            return;
+        }
+
+        callback();
+    }
+
+    #checkBytes(chunk: Buffer): void {
+        const nul = chunk.indexOf(0);
+        if (nul !== -1) {
+            const at = this.#bytes + nul;
+            throw Boom.badRequest(
+                `The file contains a NUL byte at offset ${at} (line ${this.#newlines + countNewlines(chunk, nul) + 1}): it looks binary or UTF-16, not a UTF-8 CSV. ${SAVE_AS_UTF8}`
+            );
+        }
+
+        try {
+            this.#decoder.decode(chunk, { stream: true });
+        } catch {
+            // The decoder says only that something is wrong; find where, counting from the last complete character.
+            const carried = this.#tail.subarray(this.#tail.length - incompleteTail(this.#tail));
+            const index = firstInvalidUtf8(Buffer.concat([carried, chunk]));
+            const at = this.#bytes - carried.length + Math.max(index, 0);
+            const inChunk = Math.max(at - this.#bytes, 0);
+            const byte = at >= this.#bytes ? chunk[inChunk]! : carried[index]!;
+            throw Boom.badRequest(
+                `The file is not UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at offset ${at} (line ${this.#newlines + countNewlines(chunk, inChunk) + 1}) ` +
+                    `does not start a valid UTF-8 character. ${SAVE_AS_UTF8}`
+            );
+        }
+
+        this.#tail = chunk.length >= 3 ? chunk.subarray(chunk.length - 3) : Buffer.concat([this.#tail, chunk]).subarray(-3);
+        this.#bytes += chunk.length;
+        this.#newlines += countNewlines(chunk);
+    }
+}
+
+/** Parses a CSV that passed the inspector, typing every cell; the header row gives the field names. */
+export const readCsvRows = async (source: Readable, columns: string[]): Promise<Row[]> => {
+    const rows: Row[] = [];
+    let header = true;
+    const parser = new Parser({
+        ...CSV_OPTIONS,
+        on_record: (record: string[]) => {
+            if (header) {
+                header = false;
+            } else {
+                rows.push(typeCsvRow(columns, record));
+            }
+
+            return null;
+        }
+    });
+    parser.resume();
+    await pipeline(source, parser);
+    return rows;
+};

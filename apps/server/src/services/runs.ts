@@ -1,0 +1,254 @@
+import Boom from '@hapi/boom';
+
+import type { Context } from '../context.js';
+import { newId } from '../ids.js';
+import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
+import * as Store from '../store/runs.js';
+import { newWebhookSecret, webhookSecret } from './webhooks.js';
+import { encrypt } from '../secrets.js';
+
+export type RunStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
+const TERMINAL = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);
+
+export interface RunResultView {
+    totalRows: number;
+    filteredOut: number;
+    emailsSent: number;
+}
+
+export interface NodeView {
+    nodeId: string;
+    type: string;
+    status: string;
+    error: string | null;
+    startedAt: string | null;
+    completedAt: string | null;
+    /** Bounded: arrays as `{count, first}`; the whole output is paged separately. */
+    output: Record<string, unknown> | null;
+}
+
+export interface RunDetail {
+    runId: string;
+    workflowId: string;
+    status: RunStatus;
+    createdAt: string;
+    enqueuedAt: string;
+    triggeredAt: string;
+    startedAt?: string;
+    completedAt?: string;
+    cancelRequestedAt?: string;
+    error: string | null;
+    result: RunResultView;
+    nodes: NodeView[];
+}
+
+export interface EnqueuedRun {
+    runId: string;
+    status: 'PENDING';
+    workflowId: string;
+    triggeredAt: string;
+}
+
+export interface RunListEntry {
+    runId: string;
+    workflowId: string;
+    status: RunStatus;
+    createdAt: string;
+}
+
+export interface RunPage {
+    runs: RunListEntry[];
+    /** Cursor of the next page, or null on the last one. */
+    next: string | null;
+}
+
+export interface NodeOutputPage {
+    runId: string;
+    nodeId: string;
+    status: string;
+    offset: number;
+    limit: number;
+    /** Length of the output's longest array: page until offset reaches it. */
+    total: number;
+    /** Every key of the node's output, arrays cut to [offset, offset + limit); null before it has one. */
+    output: Record<string, unknown> | null;
+}
+
+export interface RunsService {
+    enqueue(accountId: string, workflowId: string): Promise<EnqueuedRun>;
+    get(accountId: string, runId: string): Promise<RunDetail>;
+    list(accountId: string, workflowId: string, query: { order: 'asc' | 'desc'; limit: number; cursor?: string }): Promise<RunPage>;
+    nodeOutput(accountId: string, runId: string, nodeId: string, page: { offset: number; limit: number }): Promise<NodeOutputPage>;
+    /** `stopping` is true when the run was RUNNING: the worker stops it at the next element boundary. */
+    cancel(accountId: string, runId: string): Promise<{ run: RunDetail; stopping: boolean }>;
+    webhookSecret(accountId: string, workflowId: string, rotate: boolean): Promise<string>;
+}
+
+const runNotFound = (runId: string) => Boom.notFound(`Run '${runId}' not found`);
+const workflowNotFound = (workflowId: string) => Boom.notFound(`Workflow '${workflowId}' not found`);
+
+const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
+
+/** Cursors are opaque to clients: the sequence number of the last run of the page. */
+const encodeCursor = (seq: number): string => `r${seq.toString(36)}`;
+const decodeCursor = (cursor: string): number => {
+    const seq = /^r[0-9a-z]{1,11}$/.test(cursor) ? Number.parseInt(cursor.slice(1), 36) : Number.NaN;
+    if (!Number.isSafeInteger(seq)) {
+        throw Boom.badRequest(`Invalid cursor '${cursor.slice(0, 40)}': pass the cursor from the Link header of the previous page`);
+    }
+
+    return seq;
+};
+
+const count = (summary: unknown, key: string): number => {
+    const value = (summary as Record<string, unknown> | null)?.[key];
+    if (typeof value === 'number') {
+        return value;
+    }
+
+    return typeof (value as { count?: unknown })?.count === 'number' ? (value as { count: number }).count : 0;
+};
+
+export const toRunDetail = (row: Store.RunRow): RunDetail => {
+    const terminal = TERMINAL.has(row.status);
+    const states = new Map((row.nodes ?? []).map((node) => [node.node_id, node]));
+    const graphNodes = Array.isArray(row.graph?.nodes) ? row.graph.nodes : [];
+    const nodes: NodeView[] = graphNodes.map((node) => {
+        const state = states.get(node.id);
+        return {
+            nodeId: node.id,
+            type: node.type,
+            // A run that ended before reaching a node (cancelled while PENDING, for one) skipped it.
+            status: state?.status ?? (terminal ? 'SKIPPED' : 'PENDING'),
+            error: state?.error ?? null,
+            startedAt: iso(state?.started_at),
+            completedAt: iso(state?.completed_at),
+            output: (state?.summary as Record<string, unknown> | null | undefined) ?? null
+        };
+    });
+
+    // Until the run ends, the figures so far: rows loaded and e-mails sent (filteredOut comes at the end).
+    const result = row.result ?? {
+        totalRows: nodes.filter((n) => n.type === 'DATA_SOURCE').reduce((sum, n) => sum + count(n.output, 'rows'), 0),
+        filteredOut: 0,
+        emailsSent: nodes.filter((n) => n.type === 'OUTPUT').reduce((sum, n) => sum + count(n.output, 'emailsSent'), 0)
+    };
+
+    const createdAt = row.created_at.toISOString();
+    return {
+        runId: row.id,
+        workflowId: row.workflow_id,
+        status: row.status as RunStatus,
+        createdAt,
+        enqueuedAt: createdAt,
+        triggeredAt: createdAt,
+        ...(row.started_at ? { startedAt: row.started_at.toISOString() } : {}),
+        ...(row.completed_at ? { completedAt: row.completed_at.toISOString() } : {}),
+        ...(row.cancel_requested_at && !terminal ? { cancelRequestedAt: row.cancel_requested_at.toISOString() } : {}),
+        error: row.error,
+        result,
+        nodes
+    };
+};
+
+export const createRunsService = (ctx: Context): RunsService => {
+    const { db } = ctx;
+
+    const get = async (accountId: string, runId: string): Promise<RunDetail> => {
+        const row = await Store.getRun(db, accountId, runId);
+        if (!row) {
+            throw runNotFound(runId);
+        }
+
+        return toRunDetail(row);
+    };
+
+    return {
+        async enqueue(accountId, workflowId) {
+            const runId = newId('run');
+            const row = await Store.enqueueRun(db, runId, accountId, workflowId);
+            if (!row) {
+                throw workflowNotFound(workflowId);
+            }
+
+            if (row.job_id) {
+                ctx.queue.announce(row.job_id, DRAIN_JOB);
+            }
+
+            return { runId, status: 'PENDING', workflowId, triggeredAt: row.created_at.toISOString() };
+        },
+
+        get,
+
+        async list(accountId, workflowId, query) {
+            const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+            const rows = await Store.listRuns(db, accountId, workflowId, { order: query.order, limit: query.limit + 1, after });
+            if (rows.length === 0) {
+                throw workflowNotFound(workflowId);
+            }
+
+            const runs = rows.filter((row) => row.id !== null);
+            const more = runs.length > query.limit;
+            const page = runs.slice(0, query.limit);
+            return {
+                runs: page.map((row) => ({
+                    runId: row.id as string,
+                    workflowId: row.workflow_id,
+                    status: row.status as RunStatus,
+                    createdAt: (row.created_at as Date).toISOString()
+                })),
+                next: more ? encodeCursor(page[page.length - 1]?.seq as number) : null
+            };
+        },
+
+        async nodeOutput(accountId, runId, nodeId, page) {
+            const row = await Store.getNodeOutput(db, accountId, runId, nodeId, page.offset, page.limit);
+            if (!row) {
+                throw runNotFound(runId);
+            }
+
+            if (!row.node_exists) {
+                throw Boom.notFound(`Run '${runId}' has no node '${nodeId}'`);
+            }
+
+            return { runId, nodeId, status: row.status ?? 'PENDING', offset: page.offset, limit: page.limit, total: row.total, output: row.page };
+        },
+
+        async cancel(accountId, runId) {
+            const cancelled = await Store.cancelRun(db, accountId, runId);
+            if (cancelled === null) {
+                throw runNotFound(runId);
+            }
+
+            const { previous } = cancelled;
+            if (cancelled.webhook_job_id) {
+                ctx.queue.announce(cancelled.webhook_job_id, WEBHOOK_JOB);
+            }
+
+            if (TERMINAL.has(previous)) {
+                throw Boom.conflict(`Run '${runId}' already ended ${previous}: only PENDING and RUNNING runs can be cancelled`);
+            }
+
+            // In this process the run stops at once; elsewhere its worker sees the request at its next heartbeat.
+            if (previous === 'RUNNING') {
+                ctx.queue.local.get(runId)?.('cancel');
+            }
+
+            return { run: await get(accountId, runId), stopping: previous === 'RUNNING' };
+        },
+
+        async webhookSecret(accountId, workflowId, rotate) {
+            const key = ctx.secrets.encryptionKey;
+            if (rotate && !(await Store.replaceWebhookSecret(db, workflowId, accountId, encrypt(key, newWebhookSecret())))) {
+                throw workflowNotFound(workflowId);
+            }
+
+            const secret = await webhookSecret(db, key, workflowId, accountId);
+            if (secret === null) {
+                throw workflowNotFound(workflowId);
+            }
+
+            return secret;
+        }
+    };
+};

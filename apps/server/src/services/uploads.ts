@@ -1,0 +1,131 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+
+import Boom from '@hapi/boom';
+import type { Row } from '@flowctl/engine';
+
+import type { Context } from '../context.js';
+import { newId } from '../ids.js';
+import { type UploadRecord, uploadsStore } from '../store/uploads.js';
+import { workflowsStore } from '../store/workflows.js';
+import { CsvInspector, readCsvRows } from './csv.js';
+
+/** What the API shows of an upload. */
+export interface UploadView {
+    uploadId: string;
+    filename: string;
+    rows: number;
+    columns: string[];
+    sizeBytes: number;
+    createdAt: string;
+}
+
+export interface IncomingFile {
+    /** As the client named it; null when it gave none. */
+    filename: string | null;
+    body: Readable;
+}
+
+export interface UploadsService {
+    /** Checks and stores a CSV while it streams in; on any problem nothing is kept. */
+    create(accountId: string, file: IncomingFile): Promise<UploadView>;
+    list(accountId: string): Promise<UploadView[]>;
+    get(accountId: string, uploadId: string): Promise<UploadView>;
+    /** 409 while a workflow of the account reads the upload. */
+    remove(accountId: string, uploadId: string): Promise<void>;
+    /** Every data row, each cell typed (numbers, booleans, null, strings). For DATA_SOURCE nodes. */
+    readUploadRows(accountId: string, uploadId: string): Promise<Row[]>;
+}
+
+const MAX_FILENAME_LENGTH = 255;
+
+/** The last path segment, without control characters: some clients send a full local path. */
+const cleanFilename = (raw: string | null): string => {
+    const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
+    const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+    return clean === '' ? 'upload.csv' : [...clean].slice(0, MAX_FILENAME_LENGTH).join('');
+};
+
+export const toUploadView = (upload: UploadRecord): UploadView => ({
+    uploadId: upload.id,
+    filename: upload.filename,
+    rows: upload.rowCount,
+    columns: upload.columns,
+    sizeBytes: upload.sizeBytes,
+    createdAt: upload.createdAt.toISOString()
+});
+
+const notFound = (uploadId: string): Boom.Boom => Boom.notFound(`Upload '${uploadId}' not found`);
+
+export const createUploadsService = (ctx: Context): UploadsService => {
+    const uploads = uploadsStore(ctx.db);
+    const workflows = workflowsStore(ctx.db);
+    const { blobs } = ctx;
+
+    return {
+        async create(accountId, file) {
+            const uploadId = newId('upl');
+            const inspector = new CsvInspector();
+            // A failure on either side reaches put() through the inspector, which then keeps nothing.
+            pipeline(file.body, inspector, () => {});
+            const { bytes } = await blobs.put(uploadId, inspector);
+            const summary = inspector.summary!;
+
+            try {
+                const upload = await uploads.insert({
+                    id: uploadId,
+                    accountId,
+                    filename: cleanFilename(file.filename),
+                    columns: summary.columns,
+                    rowCount: summary.rows,
+                    sizeBytes: bytes
+                });
+                return toUploadView(upload);
+            } catch (err) {
+                await blobs.delete(uploadId);
+                throw err;
+            }
+        },
+        async list(accountId) {
+            return (await uploads.list(accountId)).map(toUploadView);
+        },
+        async get(accountId, uploadId) {
+            const upload = await uploads.find(accountId, uploadId);
+            if (!upload) {
+                throw notFound(uploadId);
+            }
+
+            return toUploadView(upload);
+        },
+        async remove(accountId, uploadId) {
+            const users = await workflows.usingUpload(accountId, uploadId);
+            if (users.length > 0) {
+                const named = users.map((w) => `'${w.name}' (${w.id})`).join(', ');
+                throw Boom.conflict(`Upload '${uploadId}' is read by workflow${users.length > 1 ? 's' : ''} ${named}: point their DATA_SOURCE nodes elsewhere or delete them first.`);
+            }
+
+            if (!(await uploads.delete(accountId, uploadId))) {
+                throw notFound(uploadId);
+            }
+
+            // The row is gone, so the upload is gone for every reader; a failure here only leaves bytes behind.
+            await blobs.delete(uploadId).catch((err: Error) => ctx.log.warn({ err, uploadId }, 'upload deleted but its bytes could not be removed'));
+        },
+        async readUploadRows(accountId, uploadId) {
+            const upload = await uploads.find(accountId, uploadId);
+            if (!upload) {
+                throw notFound(uploadId);
+            }
+
+            try {
+                return await readCsvRows(blobs.get(uploadId), upload.columns);
+            } catch (err) {
+                if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+                    throw Boom.internal(`The bytes of upload '${uploadId}' are missing from the ${ctx.config.blobStore} blob store`);
+                }
+
+                throw err;
+            }
+        }
+    };
+};

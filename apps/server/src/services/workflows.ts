@@ -1,0 +1,125 @@
+import Boom from '@hapi/boom';
+import { type Graph, validateGraph } from '@flowctl/engine';
+
+import type { Context } from '../context.js';
+import { badRequest, type ProblemDetail } from '../http/validation.js';
+import { newId } from '../ids.js';
+import { uploadsStore } from '../store/uploads.js';
+import { type WorkflowChanges, type WorkflowRecord, workflowsStore } from '../store/workflows.js';
+
+export type { WorkflowRecord } from '../store/workflows.js';
+
+export interface WorkflowInput {
+    name: string;
+    /** Checked here: its envelope (arrays, sizes) was checked by the route. */
+    graph: unknown;
+    webhookUrl?: string | null;
+}
+
+export interface WorkflowsService {
+    create(accountId: string, input: WorkflowInput): Promise<WorkflowRecord>;
+    /** Newest first. */
+    list(accountId: string): Promise<WorkflowRecord[]>;
+    /** The stored workflow; 404 when unknown or another account's. For the run worker too. */
+    getWorkflow(accountId: string, workflowId: string): Promise<WorkflowRecord>;
+    update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>): Promise<WorkflowRecord>;
+    /** Its runs go with it (runs.workflow_id cascades). */
+    remove(accountId: string, workflowId: string): Promise<void>;
+}
+
+const notFound = (workflowId: string): Boom.Boom => Boom.notFound(`Workflow '${workflowId}' not found`);
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Uploads named by DATA_SOURCE nodes, with the path of each mention. Tolerates malformed nodes. */
+const uploadMentions = (graph: unknown): { uploadId: string; path: string }[] => {
+    const nodes = isRecord(graph) && Array.isArray(graph.nodes) ? graph.nodes : [];
+    return nodes.flatMap((node: unknown, index) =>
+        isRecord(node) && node.type === 'DATA_SOURCE' && isRecord(node.data) && typeof node.data.uploadId === 'string' && node.data.uploadId !== ''
+            ? [{ uploadId: node.data.uploadId, path: `graph.nodes[${index}].data.uploadId` }]
+            : []
+    );
+};
+
+const SHOWN_IN_MESSAGE = 3;
+
+export const createWorkflowsService = (ctx: Context): WorkflowsService => {
+    const workflows = workflowsStore(ctx.db);
+    const uploads = uploadsStore(ctx.db);
+
+    /** Every problem of the graph at once: the engine's rules, then uploads the account does not have. */
+    const checkGraph = async (accountId: string, graph: unknown): Promise<Graph> => {
+        const problems: ProblemDetail[] = [];
+        const validation = validateGraph(graph);
+        if (!validation.ok) {
+            for (const problem of validation.problems) {
+                problems.push({ path: problem.path ? `graph.${problem.path}` : 'graph', message: problem.message });
+            }
+        }
+
+        const mentions = uploadMentions(graph);
+        const existing = await uploads.existing(accountId, [...new Set(mentions.map((m) => m.uploadId))]);
+        for (const { uploadId, path } of mentions) {
+            if (!existing.has(uploadId)) {
+                problems.push({ path, message: `upload '${uploadId}' not found: upload the CSV first (POST /api/uploads) and use the uploadId it returns` });
+            }
+        }
+
+        // PostgreSQL text and jsonb cannot hold U+0000; refuse it here rather than fail in the store.
+        if (JSON.stringify(graph).includes('\\u0000')) {
+            problems.push({ path: 'graph', message: 'strings in the graph cannot contain the NUL character (\\u0000)' });
+        }
+
+        if (problems.length > 0) {
+            const shown = problems.slice(0, SHOWN_IN_MESSAGE).map((p) => `${p.path}: ${p.message}`);
+            const more = problems.length > SHOWN_IN_MESSAGE ? `; and ${problems.length - SHOWN_IN_MESSAGE} more in details` : '';
+            throw badRequest(`Invalid workflow graph (${problems.length} problem${problems.length > 1 ? 's' : ''}): ${shown.join('; ')}${more}`, problems);
+        }
+
+        return graph as Graph;
+    };
+
+    return {
+        async create(accountId, input) {
+            const graph = await checkGraph(accountId, input.graph);
+            return await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
+        },
+        async list(accountId) {
+            return await workflows.list(accountId);
+        },
+        async getWorkflow(accountId, workflowId) {
+            const workflow = await workflows.find(accountId, workflowId);
+            if (!workflow) {
+                throw notFound(workflowId);
+            }
+
+            return workflow;
+        },
+        async update(accountId, workflowId, input) {
+            const changes: WorkflowChanges = {};
+            if (input.name !== undefined) {
+                changes.name = input.name;
+            }
+
+            if (input.graph !== undefined) {
+                changes.graph = await checkGraph(accountId, input.graph);
+            }
+
+            if (input.webhookUrl !== undefined) {
+                changes.webhookUrl = input.webhookUrl;
+            }
+
+            const workflow = await workflows.update(accountId, workflowId, changes);
+            if (!workflow) {
+                throw notFound(workflowId);
+            }
+
+            return workflow;
+        },
+        async remove(accountId, workflowId) {
+            if (!(await workflows.delete(accountId, workflowId))) {
+                throw notFound(workflowId);
+            }
+        }
+    };
+};

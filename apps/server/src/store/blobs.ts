@@ -1,0 +1,190 @@
+import Crypto from 'node:crypto';
+import Fs from 'node:fs';
+import FsP from 'node:fs/promises';
+import Path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+import type { Config } from '../config.js';
+import type { Db } from './db.js';
+
+/** Opaque bytes by key (an upload id). Metadata lives in the uploads table, never here. */
+export interface BlobStore {
+    /** Stores all of `source` under `key`, or nothing: a failed or interrupted put leaves no blob behind. */
+    put(key: string, source: Readable): Promise<{ bytes: number }>;
+    /** The bytes under `key`. A missing blob makes the stream fail with an error whose code is 'ENOENT'. */
+    get(key: string): Readable;
+    /** Removes the blob; a missing one is not an error. */
+    delete(key: string): Promise<void>;
+}
+
+/** Chunk size in upload_chunks: big enough that a 50 MiB file is 50 statements, small enough to stream. */
+export const PG_CHUNK_BYTES = 1024 * 1024;
+
+// Partial files older than this were left by a crashed process, not by an upload still in flight.
+const STALE_PARTIAL_MS = 60 * 60 * 1000;
+
+const assertKey = (key: string): void => {
+    // Keys become file names: nothing that could climb out of the directory.
+    if (!/^[\w-]{1,128}$/.test(key)) {
+        throw new Error(`Invalid blob key '${key}'`);
+    }
+};
+
+const notFound = (key: string): Error => Object.assign(new Error(`No blob stored under '${key}'`), { code: 'ENOENT' });
+
+const countBytes = (onChunk: (bytes: number) => void) =>
+    async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+        for await (const chunk of source) {
+            onChunk(chunk.length);
+            yield chunk;
+        }
+    };
+
+/**
+ * One file per blob under `dir`. Bytes are written to `dir/.partial/` and renamed into place once
+ * complete and flushed, so a crash or a rejected upload never leaves a half file under a real key.
+ */
+export const createFileBlobStore = (dir: string): BlobStore => {
+    const partialDir = Path.join(dir, '.partial');
+    let ready: Promise<void> | null = null;
+
+    const sweep = async (): Promise<void> => {
+        await FsP.mkdir(partialDir, { recursive: true });
+        const now = Date.now();
+        for (const name of await FsP.readdir(partialDir)) {
+            const file = Path.join(partialDir, name);
+            const stat = await FsP.stat(file).catch(() => null);
+            if (stat && now - stat.mtimeMs > STALE_PARTIAL_MS) {
+                await FsP.rm(file, { force: true });
+            }
+        }
+    };
+
+    const pathOf = (key: string): string => {
+        assertKey(key);
+        return Path.join(dir, key);
+    };
+
+    return {
+        async put(key, source) {
+            const target = pathOf(key);
+            ready ??= sweep().catch((err) => {
+                ready = null;
+                throw err;
+            });
+            await ready;
+
+            const partial = Path.join(partialDir, `${key}.${Crypto.randomBytes(6).toString('hex')}`);
+            let bytes = 0;
+            try {
+                await pipeline(
+                    source,
+                    countBytes((n) => {
+                        bytes += n;
+                    }),
+                    Fs.createWriteStream(partial, { flags: 'wx', flush: true })
+                );
+                await FsP.rename(partial, target);
+            } catch (err) {
+                await FsP.rm(partial, { force: true });
+                throw err;
+            }
+
+            return { bytes };
+        },
+        get(key) {
+            return Fs.createReadStream(pathOf(key));
+        },
+        async delete(key) {
+            await FsP.rm(pathOf(key), { force: true });
+        }
+    };
+};
+
+/** Cuts a byte stream into pieces of exactly `size` bytes (the last one shorter). */
+async function* rechunk(source: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+    let pending: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of source) {
+        pending.push(chunk);
+        length += chunk.length;
+        if (length >= size) {
+            let joined = Buffer.concat(pending, length);
+            while (joined.length >= size) {
+                yield joined.subarray(0, size);
+                joined = joined.subarray(size);
+            }
+
+            pending = joined.length > 0 ? [joined] : [];
+            length = joined.length;
+        }
+    }
+
+    if (length > 0) {
+        yield Buffer.concat(pending, length);
+    }
+}
+
+/**
+ * Blobs as numbered 1 MiB rows of upload_chunks, so every machine sharing DATABASE_URL sees every
+ * upload. A put is one transaction: an interrupted upload rolls back and leaves no chunk behind.
+ */
+export const createPgBlobStore = (db: Db): BlobStore => ({
+    async put(key, source) {
+        assertKey(key);
+        let bytes = 0;
+        await db.tx(async (tx) => {
+            let seq = 0;
+            for await (const chunk of rechunk(source, PG_CHUNK_BYTES)) {
+                await tx.query('INSERT INTO upload_chunks (upload_id, seq, data) VALUES ($1, $2, $3)', [key, seq, chunk]);
+                seq += 1;
+                bytes += chunk.length;
+            }
+
+            // An empty blob still gets chunk 0, so that "no chunk 0" always means "no such blob".
+            if (seq === 0) {
+                await tx.query(`INSERT INTO upload_chunks (upload_id, seq, data) VALUES ($1, 0, ''::bytea)`, [key]);
+            }
+        });
+        return { bytes };
+    },
+    get(key) {
+        assertKey(key);
+        async function* chunks(): AsyncGenerator<Buffer> {
+            // One chunk per statement: memory stays at one chunk however large the blob.
+            for (let seq = 0; ; seq++) {
+                const row = await db.one<{ data: Buffer }>('SELECT data FROM upload_chunks WHERE upload_id = $1 AND seq = $2', [key, seq]);
+                if (!row) {
+                    if (seq === 0) {
+                        throw notFound(key);
+                    }
+
+                    return;
+                }
+
+                if (row.data.length > 0) {
+                    yield row.data;
+                }
+            }
+        }
+
+        return Readable.from(chunks(), { objectMode: false });
+    },
+    async delete(key) {
+        assertKey(key);
+        await db.query('DELETE FROM upload_chunks WHERE upload_id = $1', [key]);
+    }
+});
+
+export const createBlobStore = (config: Config, db: Db): BlobStore => {
+    if (config.blobStore === 'postgres') {
+        if (!config.databaseUrl) {
+            throw new Error('BLOB_STORE=postgres needs DATABASE_URL: with the embedded database, uploads are kept as files');
+        }
+
+        return createPgBlobStore(db);
+    }
+
+    return createFileBlobStore(Path.join(config.dataDir, 'uploads'));
+};

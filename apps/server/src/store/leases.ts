@@ -1,0 +1,57 @@
+import type { Queryable } from './db.js';
+import { prepared, preparedOne } from './prepared.js';
+
+// A lease says which worker may execute runs of one workflow. Taking one is a conditional upsert: a
+// free or expired lease becomes ours with a fresh random token; a live one is left alone.
+
+export const acquireLease = async (db: Queryable, workflowId: string, holder: string, token: string, ttlMs: number): Promise<boolean> => {
+    const rows = await prepared(
+        db,
+        'flowctl_leases_acquireLease',
+        `INSERT INTO workflow_leases (workflow_id, holder, token, expires_at)
+         SELECT $1, $2, $3, now() + $4 * interval '1 millisecond' WHERE EXISTS (SELECT 1 FROM workflows WHERE id = $1)
+         ON CONFLICT (workflow_id) DO UPDATE
+             SET holder = EXCLUDED.holder, token = EXCLUDED.token, acquired_at = now(), expires_at = EXCLUDED.expires_at
+             WHERE workflow_leases.expires_at <= now()
+         RETURNING 1`,
+        [workflowId, holder, token, ttlMs]
+    );
+    return rows.length === 1;
+};
+
+export interface Renewal {
+    held: boolean;
+    /** Whether a cancel was requested for `runId` (false when no run was given). */
+    cancelRequested: boolean;
+}
+
+/** Extends the lease and, in the same round trip, reads whether the current run should stop. */
+export const renewLease = async (db: Queryable, workflowId: string, token: string, ttlMs: number, runId: string | null): Promise<Renewal> => {
+    const row = await preparedOne<{ held: boolean; cancel_requested: boolean | null }>(
+        db,
+        'flowctl_leases_renewLease',
+        `WITH l AS (
+             UPDATE workflow_leases SET expires_at = now() + $3 * interval '1 millisecond'
+             WHERE workflow_id = $1 AND token = $2 RETURNING 1
+         )
+         SELECT EXISTS (SELECT 1 FROM l) AS held,
+                (SELECT cancel_requested_at IS NOT NULL FROM runs WHERE id = $4) AS cancel_requested`,
+        [workflowId, token, ttlMs, runId]
+    );
+    return { held: row?.held ?? false, cancelRequested: row?.cancel_requested ?? false };
+};
+
+export const releaseLease = async (db: Queryable, workflowId: string, token: string): Promise<void> => {
+    await prepared(db, 'flowctl_leases_releaseLease', 'DELETE FROM workflow_leases WHERE workflow_id = $1 AND token = $2', [workflowId, token]);
+};
+
+/** Whether the workflow has runs waiting or interrupted. */
+export const hasActiveRuns = async (db: Queryable, workflowId: string): Promise<boolean> => {
+    const row = await preparedOne<{ active: boolean }>(
+        db,
+        'flowctl_leases_hasActiveRuns',
+        `SELECT EXISTS (SELECT 1 FROM runs WHERE workflow_id = $1 AND status IN ('PENDING', 'RUNNING')) AS active`,
+        [workflowId]
+    );
+    return row?.active ?? false;
+};

@@ -1,0 +1,86 @@
+import type { Queryable } from './db.js';
+import { prepared, preparedOne } from './prepared.js';
+
+// Agenda's job rows, written by us only for the one job kind whose creation must share a statement
+// with other writes. Agenda's own API would need a second round trip and could not dedupe.
+
+export const DRAIN_JOB = 'drain-workflow';
+export const WEBHOOK_JOB = 'deliver-webhook';
+
+/**
+ * CTEs `held`, `waiting` and `job`: adds a drain job for the workflow in parameter `wf` unless one is
+ * already waiting to be picked up, or a live lease holder exists. The holder looks for PENDING runs
+ * again after releasing its lease, and `held` takes a key-share lock that makes that release wait for
+ * this statement's commit, so new work is never left without a drainer. `also` is an extra condition
+ * for inserting (e.g. that the run was inserted).
+ */
+export const drainJobCtes = (wf: string, also = 'TRUE'): string => `
+    held AS (
+        SELECT 1 FROM workflow_leases WHERE workflow_id = ${wf} AND expires_at > now() FOR KEY SHARE
+    ),
+    waiting AS (
+        SELECT id FROM agenda_jobs
+        WHERE name = '${DRAIN_JOB}' AND locked_at IS NULL AND data ->> 'workflowId' = ${wf}
+          AND next_run_at IS NOT NULL AND disabled = FALSE
+        FOR UPDATE
+    ),
+    job AS (
+        INSERT INTO agenda_jobs (name, priority, next_run_at, type, data)
+        SELECT '${DRAIN_JOB}', 0, now(), 'normal', jsonb_build_object('workflowId', ${wf}::text)
+        WHERE (${also}) AND NOT EXISTS (SELECT 1 FROM held) AND NOT EXISTS (SELECT 1 FROM waiting)
+        RETURNING id
+    )`;
+
+/** Makes sure some worker will drain the workflow. Returns the job to announce, if any. */
+export const wakeWorkflow = async (db: Queryable, workflowId: string): Promise<string | null> => {
+    const row = await preparedOne<{ job_id: string | null }>(
+        db,
+        'flowctl_queue_wakeWorkflow',
+        `WITH ${drainJobCtes('$1')}
+         SELECT COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id`,
+        [workflowId]
+    );
+    return row?.job_id ?? null;
+};
+
+/**
+ * Workflows with PENDING or RUNNING runs that nobody is draining: no live lease and no drain job
+ * waiting or locked within `lockLifetimeMs`. Normally empty; it catches work whose job was lost.
+ */
+export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number): Promise<{ workflow_id: string }[]> =>
+    prepared(
+        db,
+        'flowctl_queue_strandedWorkflows',
+        `SELECT DISTINCT r.workflow_id FROM runs r
+         WHERE r.status IN ('PENDING', 'RUNNING') AND r.created_at < now() - interval '1 second'
+           AND NOT EXISTS (SELECT 1 FROM workflow_leases l WHERE l.workflow_id = r.workflow_id AND l.expires_at > now())
+           AND NOT EXISTS (
+               SELECT 1 FROM agenda_jobs j
+               WHERE j.name = '${DRAIN_JOB}' AND j.data ->> 'workflowId' = r.workflow_id
+                 AND ((j.locked_at IS NULL AND j.next_run_at IS NOT NULL)
+                      OR j.locked_at > now() - $1 * interval '1 millisecond'))
+         LIMIT 500`,
+        [lockLifetimeMs]
+    );
+
+/**
+ * Only for the embedded store, where one process owns the database: whatever a previous process
+ * held (leases, locked drain jobs) died with it, so recovery need not wait for expiries.
+ */
+export const forgetDeadHolders = async (db: Queryable): Promise<void> => {
+    await db.query(`DELETE FROM agenda_jobs WHERE name = '${DRAIN_JOB}' AND locked_at IS NOT NULL`);
+    await db.query('DELETE FROM workflow_leases');
+};
+
+/**
+ * Finished one-shot jobs (drains, and webhook deliveries done or given up). Deleted in batches here
+ * rather than by Agenda's removeOnComplete, which costs a statement per job and races its drain().
+ */
+export const deleteFinishedJobs = async (db: Queryable): Promise<void> => {
+    await prepared(
+        db,
+        'flowctl_queue_deleteFinishedJobs',
+        `DELETE FROM agenda_jobs WHERE name IN ('${DRAIN_JOB}', '${WEBHOOK_JOB}') AND next_run_at IS NULL AND locked_at IS NULL`,
+        []
+    );
+};

@@ -1,0 +1,340 @@
+import type { Queryable } from './db.js';
+import { prepared, preparedOne } from './prepared.js';
+import { drainJobCtes, WEBHOOK_JOB } from './queue.js';
+
+// Runs and their node states. Every write a worker makes is fenced by its lease token: a worker
+// whose lease was taken over changes nothing.
+
+const FENCE = (wf: string, token: string) => `EXISTS (SELECT 1 FROM workflow_leases WHERE workflow_id = ${wf} AND token = ${token})`;
+
+export interface EnqueuedRow {
+    created_at: Date;
+    /** The drain job to announce to the workers, if one was added or is waiting. */
+    job_id: string | null;
+}
+
+/**
+ * Inserts a PENDING run with a snapshot of the workflow's graph and, in the same statement, a drain
+ * job when the workflow needs one. Null when the workflow does not exist or is another account's.
+ */
+export const enqueueRun = (db: Queryable, runId: string, accountId: string, workflowId: string): Promise<EnqueuedRow | null> =>
+    preparedOne<EnqueuedRow>(
+        db,
+        'flowctl_runs_enqueueRun',
+        `WITH run AS (
+             INSERT INTO runs (id, account_id, workflow_id, graph, status)
+             SELECT $1, w.account_id, w.id, w.graph, 'PENDING' FROM workflows w WHERE w.id = $2 AND w.account_id = $3
+             RETURNING created_at
+         ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}
+         SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
+        [runId, workflowId, accountId]
+    );
+
+export interface ClaimedRunRow {
+    id: string;
+    account_id: string;
+    workflow_id: string;
+    graph: unknown;
+    cancel_requested_at: Date | null;
+    takeovers: number;
+    created_at: Date;
+    started_at: Date;
+    /** RUNNING when the run was interrupted (its worker died or stopped) and is taken over now. */
+    previous_status: 'PENDING' | 'RUNNING';
+}
+
+/**
+ * CTE `next`: the run of workflow `wf` to execute next, locked. First one left RUNNING by an earlier
+ * holder (other than `exclude`, the run just finished), else the oldest PENDING one; `when` gates it.
+ * The status is checked again on the locked row, so a run cancelled meanwhile is not taken.
+ */
+const NEXT = (wf: string, exclude: string, when: string) => `
+    next AS (
+        SELECT id, status FROM runs
+        WHERE id = COALESCE(
+                (SELECT id FROM runs WHERE workflow_id = ${wf} AND status = 'RUNNING' AND id IS DISTINCT FROM ${exclude} LIMIT 1),
+                (SELECT id FROM runs WHERE workflow_id = ${wf} AND status = 'PENDING' ORDER BY created_at, seq LIMIT 1))
+          AND status IN ('PENDING', 'RUNNING') AND (${when})
+        FOR UPDATE
+    ),
+    claimed AS (
+        UPDATE runs r SET status = 'RUNNING', started_at = COALESCE(r.started_at, now()),
+            takeovers = r.takeovers + CASE WHEN next.status = 'RUNNING' AND NOT r.handed_back THEN 1 ELSE 0 END,
+            handed_back = FALSE
+        FROM next WHERE r.id = next.id
+        RETURNING r.id, r.account_id, r.workflow_id, r.graph, r.cancel_requested_at, r.takeovers, r.created_at, r.started_at,
+                  next.status AS previous_status
+    )`;
+
+/** Marks the next run of the workflow RUNNING. Null when there is none or the lease is no longer ours. */
+export const claimNextRun = (db: Queryable, workflowId: string, token: string): Promise<ClaimedRunRow | null> =>
+    preparedOne<ClaimedRunRow>(
+        db,
+        'flowctl_runs_claimNextRun',
+        `WITH ${NEXT('$1', 'NULL', FENCE('$1', '$2'))} SELECT * FROM claimed`,
+        [workflowId, token]
+    );
+
+export interface NodeRow {
+    node_id: string;
+    status: string;
+    error: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    summary: unknown;
+    output: unknown;
+}
+
+/** Node states an interrupted run reached; outputs only where a resumed run can reuse them. */
+export const loadNodeStates = (db: Queryable, runId: string): Promise<NodeRow[]> =>
+    prepared<NodeRow>(
+        db,
+        'flowctl_runs_loadNodeStates',
+        `SELECT node_id, status, error, started_at, completed_at, summary,
+                CASE WHEN status = 'SUCCESS' THEN output END AS output
+         FROM run_nodes WHERE run_id = $1`,
+        [runId]
+    );
+
+const NODE_UPSERT = (runParam: string, rowsParam: string, fence: string) => `
+    INSERT INTO run_nodes (run_id, node_id, status, error, started_at, completed_at, summary, output)
+    SELECT ${runParam}, s.node_id, s.status, s.error, s.started_at, s.completed_at, s.summary, s.output
+    FROM jsonb_to_recordset(${rowsParam}::jsonb)
+        AS s(node_id text, status text, error text, started_at timestamptz, completed_at timestamptz, summary jsonb, output jsonb)
+    WHERE ${fence}
+    ON CONFLICT (run_id, node_id) DO UPDATE SET status = EXCLUDED.status, error = EXCLUDED.error,
+        started_at = EXCLUDED.started_at, completed_at = EXCLUDED.completed_at,
+        summary = EXCLUDED.summary, output = EXCLUDED.output`;
+
+/** Writes node states; false when the lease is no longer ours (nothing was written). */
+export const saveNodeStates = async (db: Queryable, runId: string, workflowId: string, token: string, rows: NodeRow[]): Promise<boolean> => {
+    const row = await preparedOne<{ held: boolean }>(
+        db,
+        'flowctl_runs_saveNodeStates',
+        `WITH saved AS (${NODE_UPSERT('$1', '$4', FENCE('$2', '$3'))})
+         SELECT ${FENCE('$2', '$3')} AS held`,
+        [runId, workflowId, token, JSON.stringify(rows)]
+    );
+    return row?.held ?? false;
+};
+
+export interface Finish {
+    runId: string;
+    workflowId: string;
+    token: string;
+    status: 'SUCCESS' | 'FAILED' | 'CANCELLED';
+    result: unknown;
+    error: string | null;
+    nodes: NodeRow[];
+}
+
+export interface Finished {
+    webhookJobId: string | null;
+    /** The run claimed next, when asked for. */
+    next: ClaimedRunRow | null;
+}
+
+/**
+ * Writes the terminal state and the last node states, queues the webhook delivery when the
+ * workflow has a webhook and, with `claimNext`, claims the workflow's next run: one statement
+ * where a drain would otherwise need two per run. Null when the lease is no longer ours.
+ */
+export const finishRun = async (db: Queryable, f: Finish, claimNext: boolean): Promise<Finished | null> => {
+    const row = await preparedOne<Partial<ClaimedRunRow> & { webhook_job_id: string | null }>(
+        db,
+        'flowctl_runs_finishRun',
+        `WITH nodes AS (${NODE_UPSERT('$1', '$7', FENCE('$2', '$3'))}),
+         done AS (
+             UPDATE runs SET status = $4, completed_at = now(), result = $5::jsonb, error = $6
+             WHERE id = $1 AND status = 'RUNNING' AND ${FENCE('$2', '$3')}
+             RETURNING id, workflow_id
+         ),
+         hook AS (
+             INSERT INTO agenda_jobs (name, priority, next_run_at, type, data)
+             SELECT '${WEBHOOK_JOB}', 0, now(), 'normal', jsonb_build_object('runId', done.id)
+             FROM done JOIN workflows w ON w.id = done.workflow_id WHERE w.webhook_url IS NOT NULL
+             RETURNING id
+         ),
+         ${NEXT('$2', '$1', '$8::boolean AND EXISTS (SELECT 1 FROM done)')}
+         SELECT (SELECT id FROM hook)::text AS webhook_job_id, claimed.* FROM done LEFT JOIN claimed ON TRUE`,
+        [f.runId, f.workflowId, f.token, f.status, JSON.stringify(f.result), f.error, JSON.stringify(f.nodes), claimNext]
+    );
+    if (!row) {
+        return null;
+    }
+
+    const { webhook_job_id, ...next } = row;
+    return { webhookJobId: webhook_job_id, next: next.id ? (next as ClaimedRunRow) : null };
+};
+
+/** A stopping worker gives the run back: it stays RUNNING and the next holder resumes it. */
+export const handBackRun = async (db: Queryable, runId: string, workflowId: string, token: string, nodes: NodeRow[]): Promise<void> => {
+    await prepared(
+        db,
+        'flowctl_runs_handBackRun',
+        `WITH nodes AS (${NODE_UPSERT('$1', '$4', FENCE('$2', '$3'))})
+         UPDATE runs SET handed_back = TRUE WHERE id = $1 AND status = 'RUNNING' AND ${FENCE('$2', '$3')}`,
+        [runId, workflowId, token, JSON.stringify(nodes)]
+    );
+};
+
+export interface RunRow {
+    id: string;
+    workflow_id: string;
+    status: string;
+    graph: { nodes?: { id: string; type: string }[] };
+    created_at: Date;
+    started_at: Date | null;
+    completed_at: Date | null;
+    cancel_requested_at: Date | null;
+    result: { totalRows: number; filteredOut: number; emailsSent: number } | null;
+    error: string | null;
+    /** Node rows as JSON (timestamps as text). */
+    nodes: Omit<NodeRow, 'output'>[] | null;
+}
+
+export const getRun = (db: Queryable, accountId: string, runId: string): Promise<RunRow | null> =>
+    preparedOne<RunRow>(
+        db,
+        'flowctl_runs_getRun',
+        `SELECT r.id, r.workflow_id, r.status, r.graph, r.created_at, r.started_at, r.completed_at,
+                r.cancel_requested_at, r.result, r.error,
+                (SELECT jsonb_agg(jsonb_build_object('node_id', n.node_id, 'status', n.status, 'error', n.error,
+                        'started_at', n.started_at, 'completed_at', n.completed_at, 'summary', n.summary))
+                 FROM run_nodes n WHERE n.run_id = r.id) AS nodes
+         FROM runs r WHERE r.id = $1 AND r.account_id = $2`,
+        [runId, accountId]
+    );
+
+export interface RunListRow {
+    workflow_id: string;
+    id: string | null;
+    status: string | null;
+    created_at: Date | null;
+    seq: number | null;
+}
+
+/**
+ * One page of a workflow's runs after the run with sequence number `after`. One row with a null id
+ * for a workflow without runs (in this page); no rows for an unknown or foreign workflow.
+ */
+export const listRuns = (
+    db: Queryable,
+    accountId: string,
+    workflowId: string,
+    page: { order: 'asc' | 'desc'; limit: number; after: number | null }
+): Promise<RunListRow[]> => {
+    const [cmp, dir] = page.order === 'asc' ? ['>', 'ASC'] : ['<', 'DESC'];
+    return prepared<RunListRow>(
+        db,
+        `flowctl_runs_listRuns_${page.order}`,
+        `SELECT w.id AS workflow_id, r.id, r.status, r.created_at, r.seq
+         FROM workflows w LEFT JOIN LATERAL (
+             SELECT id, status, created_at, seq FROM runs
+             WHERE workflow_id = w.id
+               AND ($3::bigint IS NULL OR (created_at, seq) ${cmp} (SELECT created_at, seq FROM runs WHERE seq = $3))
+             ORDER BY created_at ${dir}, seq ${dir}
+             LIMIT $4
+         ) r ON TRUE
+         WHERE w.id = $1 AND w.account_id = $2`,
+        [workflowId, accountId, page.after, page.limit]
+    );
+};
+
+export interface NodeOutputRow {
+    node_exists: boolean;
+    status: string | null;
+    /** The output with every array cut to the page; null when the node has none. */
+    page: Record<string, unknown> | null;
+    /** Length of the longest array in the output. */
+    total: number;
+}
+
+/** A page of one node's output, sliced in the database. Null for an unknown or foreign run. */
+export const getNodeOutput = (db: Queryable, accountId: string, runId: string, nodeId: string, offset: number, limit: number) =>
+    preparedOne<NodeOutputRow>(
+        db,
+        'flowctl_runs_getNodeOutput',
+        `SELECT EXISTS (SELECT 1 FROM jsonb_array_elements(r.graph -> 'nodes') g WHERE g ->> 'id' = $3) AS node_exists,
+                n.status,
+                CASE WHEN n.output IS NULL THEN NULL ELSE COALESCE((
+                    SELECT jsonb_object_agg(o.key, CASE WHEN jsonb_typeof(o.value) = 'array' THEN (
+                        SELECT COALESCE(jsonb_agg(e.value ORDER BY e.i), '[]'::jsonb)
+                        FROM jsonb_array_elements(o.value) WITH ORDINALITY AS e(value, i)
+                        WHERE e.i > $4 AND e.i <= $4 + $5
+                    ) ELSE o.value END)
+                    FROM jsonb_each(n.output) o
+                ), '{}'::jsonb) END AS page,
+                COALESCE((SELECT max(jsonb_array_length(o.value)) FROM jsonb_each(n.output) o
+                          WHERE jsonb_typeof(o.value) = 'array'), 0) AS total
+         FROM runs r LEFT JOIN run_nodes n ON n.run_id = r.id AND n.node_id = $3
+         WHERE r.id = $1 AND r.account_id = $2`,
+        [runId, accountId, nodeId, offset, limit]
+    );
+
+/**
+ * Cancels a PENDING run at once (queueing its webhook), or asks the worker to stop a RUNNING one.
+ * Returns the status before, or null for an unknown or foreign run.
+ */
+export const cancelRun = (db: Queryable, accountId: string, runId: string): Promise<{ previous: string; webhook_job_id: string | null } | null> =>
+    preparedOne<{ previous: string; webhook_job_id: string | null }>(
+        db,
+        'flowctl_runs_cancelRun',
+        `WITH target AS (SELECT id, status FROM runs WHERE id = $1 AND account_id = $2 FOR UPDATE),
+         changed AS (
+             UPDATE runs r SET
+                 status = CASE WHEN t.status = 'PENDING' THEN 'CANCELLED' ELSE r.status END,
+                 completed_at = CASE WHEN t.status = 'PENDING' THEN now() ELSE r.completed_at END,
+                 result = CASE WHEN t.status = 'PENDING' THEN $3::jsonb ELSE r.result END,
+                 cancel_requested_at = COALESCE(r.cancel_requested_at, now())
+             FROM target t WHERE r.id = t.id AND t.status IN ('PENDING', 'RUNNING')
+             RETURNING r.id, r.workflow_id, r.status
+         ),
+         hook AS (
+             INSERT INTO agenda_jobs (name, priority, next_run_at, type, data)
+             SELECT '${WEBHOOK_JOB}', 0, now(), 'normal', jsonb_build_object('runId', c.id)
+             FROM changed c JOIN workflows w ON w.id = c.workflow_id
+             WHERE c.status = 'CANCELLED' AND w.webhook_url IS NOT NULL
+             RETURNING id
+         )
+         SELECT t.status AS previous, (SELECT id FROM hook)::text AS webhook_job_id FROM target t`,
+        [runId, accountId, JSON.stringify({ totalRows: 0, filteredOut: 0, emailsSent: 0 })]
+    );
+
+export interface WebhookRunRow {
+    id: string;
+    workflow_id: string;
+    status: string;
+    result: unknown;
+    completed_at: Date | null;
+    webhook_url: string | null;
+    webhook_secret_enc: string | null;
+}
+
+export const getWebhookRun = (db: Queryable, runId: string): Promise<WebhookRunRow | null> =>
+    preparedOne<WebhookRunRow>(
+        db,
+        'flowctl_runs_getWebhookRun',
+        `SELECT r.id, r.workflow_id, r.status, r.result, r.completed_at, w.webhook_url, w.webhook_secret_enc
+         FROM runs r JOIN workflows w ON w.id = r.workflow_id WHERE r.id = $1`,
+        [runId]
+    );
+
+/** The workflow's webhook signing secret, sealed; `sealed` is stored first if there is none yet. */
+export const ensureWebhookSecret = async (db: Queryable, workflowId: string, accountId: string | null, sealed: string): Promise<string | null> => {
+    const params = [workflowId, accountId];
+    const owned = 'id = $1 AND ($2::text IS NULL OR account_id = $2)';
+    await prepared(db, 'flowctl_runs_ensureWebhookSecret', `UPDATE workflows SET webhook_secret_enc = $3 WHERE ${owned} AND webhook_secret_enc IS NULL`, [...params, sealed]);
+    const row = await preparedOne<{ webhook_secret_enc: string }>(db, 'flowctl_runs_ensureWebhookSecret_2', `SELECT webhook_secret_enc FROM workflows WHERE ${owned}`, params);
+    return row?.webhook_secret_enc ?? null;
+};
+
+/** Replaces the workflow's webhook secret. False for an unknown or foreign workflow. */
+export const replaceWebhookSecret = async (db: Queryable, workflowId: string, accountId: string, sealed: string): Promise<boolean> => {
+    const rows = await prepared(db, 'flowctl_runs_replaceWebhookSecret', 'UPDATE workflows SET webhook_secret_enc = $3 WHERE id = $1 AND account_id = $2 RETURNING 1', [
+        workflowId,
+        accountId,
+        sealed
+    ]);
+    return rows.length === 1;
+};

@@ -1,0 +1,74 @@
+import type { Queryable } from './db.js';
+
+export interface UploadRecord {
+    id: string;
+    accountId: string;
+    filename: string;
+    columns: string[];
+    rowCount: number;
+    sizeBytes: number;
+    createdAt: Date;
+}
+
+interface UploadRow {
+    id: string;
+    account_id: string;
+    filename: string;
+    columns: string[];
+    row_count: number;
+    size_bytes: number;
+    created_at: Date;
+}
+
+const toRecord = (row: UploadRow): UploadRecord => ({
+    id: row.id,
+    accountId: row.account_id,
+    filename: row.filename,
+    columns: row.columns,
+    rowCount: row.row_count,
+    sizeBytes: row.size_bytes,
+    createdAt: row.created_at
+});
+
+/** Upload metadata; the bytes live in the blob store under the same id. Every query is scoped by account. */
+export interface UploadsStore {
+    insert(upload: Omit<UploadRecord, 'createdAt'>): Promise<UploadRecord>;
+    find(accountId: string, uploadId: string): Promise<UploadRecord | null>;
+    /** Newest first. */
+    list(accountId: string): Promise<UploadRecord[]>;
+    /** False when there was no such upload for this account. */
+    delete(accountId: string, uploadId: string): Promise<boolean>;
+    /** Which of `uploadIds` exist and belong to the account. */
+    existing(accountId: string, uploadIds: string[]): Promise<Set<string>>;
+}
+
+export const uploadsStore = (db: Queryable): UploadsStore => ({
+    async insert(upload) {
+        const row = await db.one<UploadRow>(
+            `INSERT INTO uploads (id, account_id, filename, columns, row_count, size_bytes)
+             VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING *`,
+            [upload.id, upload.accountId, upload.filename, JSON.stringify(upload.columns), upload.rowCount, upload.sizeBytes]
+        );
+        return toRecord(row!);
+    },
+    async find(accountId, uploadId) {
+        const row = await db.one<UploadRow>('SELECT * FROM uploads WHERE id = $1 AND account_id = $2', [uploadId, accountId]);
+        return row ? toRecord(row) : null;
+    },
+    async list(accountId) {
+        const rows = await db.query<UploadRow>('SELECT * FROM uploads WHERE account_id = $1 ORDER BY created_at DESC, id DESC', [accountId]);
+        return rows.map(toRecord);
+    },
+    async delete(accountId, uploadId) {
+        const rows = await db.query('DELETE FROM uploads WHERE id = $1 AND account_id = $2 RETURNING id', [uploadId, accountId]);
+        return rows.length > 0;
+    },
+    async existing(accountId, uploadIds) {
+        if (uploadIds.length === 0) {
+            return new Set();
+        }
+
+        const rows = await db.query<{ id: string }>('SELECT id FROM uploads WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, uploadIds]);
+        return new Set(rows.map((row) => row.id));
+    }
+});

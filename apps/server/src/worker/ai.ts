@@ -1,0 +1,107 @@
+import type { AiRequest } from '@flowctl/engine';
+import OpenAI from 'openai';
+
+export interface AiSettings {
+    apiKey: string | null;
+    baseUrl: string | null;
+    model: string | null;
+}
+
+export const DEFAULT_MODEL = 'gpt-4o-mini';
+export const AI_TIMEOUT_MS = 60_000;
+/** The SDK retries 408, 409, 429 and 5xx with exponential backoff, honouring Retry-After. */
+export const AI_MAX_RETRIES = 3;
+
+export const NO_KEY_MESSAGE =
+    "no AI API key configured: set one with PUT /api/account/settings {ai:{apiKey}} or the server's OPENAI_API_KEY";
+
+/** Account settings win field by field; the server's defaults fill the gaps. */
+export const mergeAiSettings = (account: AiSettings | null, server: AiSettings): AiSettings => ({
+    apiKey: account?.apiKey ?? server.apiKey,
+    baseUrl: account?.baseUrl ?? server.baseUrl,
+    model: account?.model ?? server.model
+});
+
+const snippet = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+
+/** A node error a user can act on, whatever the SDK threw. */
+const describe = (err: unknown, baseUrl: string): Error => {
+    if (err instanceof OpenAI.APIConnectionTimeoutError) {
+        return new Error(`the language-model request timed out after ${AI_TIMEOUT_MS / 1000} s (${baseUrl})`);
+    }
+
+    if (err instanceof OpenAI.APIUserAbortError) {
+        return new Error('the language-model request was cancelled');
+    }
+
+    if (err instanceof OpenAI.APIConnectionError) {
+        return new Error(`could not reach the language-model endpoint ${baseUrl}: ${err.message}`);
+    }
+
+    if (err instanceof OpenAI.APIError) {
+        const hint = err.status === 401 ? ' (check the AI API key)' : err.status === 404 ? ' (check the model name and base URL)' : '';
+        return new Error(`the language-model endpoint answered HTTP ${err.status}${hint}: ${snippet(err.message)}`);
+    }
+
+    return err instanceof Error ? err : new Error(String(err));
+};
+
+/**
+ * One chat completion with structured output. Returns the reply parsed from JSON; the engine checks
+ * it against the declared outputs.
+ */
+export const complete = async (settings: AiSettings, request: AiRequest, signal: AbortSignal): Promise<unknown> => {
+    if (!settings.apiKey) {
+        throw new Error(NO_KEY_MESSAGE);
+    }
+
+    const client = new OpenAI({
+        apiKey: settings.apiKey,
+        baseURL: settings.baseUrl ?? undefined,
+        timeout: AI_TIMEOUT_MS,
+        maxRetries: AI_MAX_RETRIES
+    });
+    const messages: OpenAI.ChatCompletionMessageParam[] = [];
+    if (request.system) {
+        messages.push({ role: 'system', content: request.system });
+    }
+
+    messages.push({ role: 'user', content: request.prompt });
+    let completion: OpenAI.ChatCompletion;
+    try {
+        completion = await client.chat.completions.create(
+            {
+                model: request.model ?? settings.model ?? DEFAULT_MODEL,
+                messages,
+                response_format: { type: 'json_schema', json_schema: { name: 'output', strict: true, schema: request.schema } }
+            },
+            { signal }
+        );
+    } catch (err) {
+        throw describe(err, client.baseURL);
+    }
+
+    const choice = completion.choices?.[0];
+    if (!choice) {
+        throw new Error('the language-model reply had no choices');
+    }
+
+    if (choice.message.refusal) {
+        throw new Error(`the language model refused: ${snippet(choice.message.refusal)}`);
+    }
+
+    if (choice.finish_reason === 'length') {
+        throw new Error('the language-model reply was cut off at its token limit');
+    }
+
+    const content = choice.message.content;
+    if (!content) {
+        throw new Error('the language-model reply was empty');
+    }
+
+    try {
+        return JSON.parse(content);
+    } catch {
+        throw new Error(`the language-model reply is not JSON: ${snippet(content)}`);
+    }
+};

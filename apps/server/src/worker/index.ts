@@ -1,0 +1,144 @@
+import Crypto from 'node:crypto';
+import Os from 'node:os';
+
+import { PostgresBackend } from '@agendajs/postgres-backend';
+import { Agenda, type Job } from 'agenda';
+
+import type { Context } from '../context.js';
+import { DRAIN_JOB, deleteFinishedJobs, forgetDeadHolders, strandedWorkflows, WEBHOOK_JOB, wakeWorkflow } from '../store/queue.js';
+import { type DrainEnv, drainWorkflow } from './drain.js';
+import { createRunMetrics } from './metrics.js';
+import type { RunDeps } from './ports.js';
+import { deliverWebhook, webhookBackoff } from './webhooks.js';
+
+export interface Worker {
+    start(): Promise<void>;
+    /** Takes no new runs, hands running ones back at their next element boundary, waits for that. */
+    stop(): Promise<void>;
+}
+
+const WEBHOOK_CONCURRENCY = 4;
+const STOP_TIMEOUT_MS = 15_000;
+const CLEAN_EVERY_MS = 2_000;
+
+/**
+ * The run worker: Agenda processes drain jobs (one per workflow with work) and webhook deliveries.
+ * Agenda's own concurrency caps how many workflows run at once in this process (RUN_CONCURRENCY);
+ * the workflow lease keeps each workflow to one run at a time across all processes.
+ */
+export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
+    const { config, db } = ctx;
+    const log = ctx.log.child({ component: 'worker' });
+    const holder = `${Os.hostname()}:${process.pid}:${Crypto.randomBytes(3).toString('hex')}`;
+    const leaseMs = config.runLeaseMs;
+    let stopping = false;
+    let agenda: Agenda | null = null;
+    let sweeper: NodeJS.Timeout | null = null;
+    let cleaner: NodeJS.Timeout | null = null;
+
+    const env: DrainEnv = {
+        db,
+        mailer: ctx.mailer,
+        log,
+        queue: ctx.queue,
+        deps,
+        metrics: createRunMetrics(ctx.metrics),
+        leaseMs,
+        holder,
+        get stopping() {
+            return stopping;
+        }
+    };
+
+    /** Wakes workflows whose work lost its drain job (normally none). */
+    const sweep = async () => {
+        try {
+            for (const { workflow_id } of await strandedWorkflows(db, leaseMs)) {
+                const jobId = await wakeWorkflow(db, workflow_id);
+                if (jobId) {
+                    log.info({ workflowId: workflow_id }, 'woke a workflow whose runs had no worker');
+                    ctx.queue.announce(jobId, DRAIN_JOB);
+                }
+            }
+        } catch (err) {
+            log.warn({ err }, 'sweep for stranded runs failed');
+        }
+    };
+
+    return {
+        async start() {
+            agenda = new Agenda({
+                name: holder,
+                backend: new PostgresBackend({ pool: db.pool, ensureSchema: false, disableNotifications: true }),
+                notificationChannel: ctx.queue.channel,
+                // A fallback only: new jobs are announced. It bounds how late a webhook retry can run.
+                processEvery: Math.min(1_000, Math.max(100, Math.floor(leaseMs / 2))),
+                maxConcurrency: config.runConcurrency + WEBHOOK_CONCURRENCY,
+                defaultConcurrency: config.runConcurrency,
+                defaultLockLifetime: leaseMs
+            });
+            agenda.on('error', (err) => log.warn({ err }, 'job queue error'));
+            // With lockLimit, drain jobs beyond RUN_CONCURRENCY wait unlocked in the table, and Agenda
+            // looks there again only at its next poll. A finished drain frees a slot: look at once.
+            agenda.on(`complete:${DRAIN_JOB}`, () => {
+                setImmediate(() => ctx.queue.announce('next', DRAIN_JOB));
+            });
+
+            agenda.define(
+                DRAIN_JOB,
+                async (job: Job<{ workflowId?: unknown }>) => {
+                    const workflowId = job.attrs.data?.workflowId;
+                    if (typeof workflowId === 'string') {
+                        await drainWorkflow(env, workflowId, job);
+                    }
+                },
+                { concurrency: config.runConcurrency, lockLimit: config.runConcurrency, lockLifetime: leaseMs }
+            );
+            agenda.define(
+                WEBHOOK_JOB,
+                async (job: Job<{ runId?: unknown }>) => {
+                    const runId = job.attrs.data?.runId;
+                    if (typeof runId === 'string') {
+                        await deliverWebhook({ db, encryptionKey: ctx.secrets.encryptionKey, log }, runId, (job.attrs.failCount ?? 0) + 1);
+                    }
+                },
+                { concurrency: WEBHOOK_CONCURRENCY, lockLifetime: 60_000, backoff: webhookBackoff }
+            );
+
+            if (!config.databaseUrl) {
+                await forgetDeadHolders(db);
+            }
+
+            await agenda.start();
+            await sweep();
+            sweeper = setInterval(sweep, leaseMs);
+            sweeper.unref();
+            // Finished jobs are only clutter, but every job lookup pays for them.
+            cleaner = setInterval(() => deleteFinishedJobs(db).catch((err) => log.warn({ err }, 'could not delete finished jobs')), CLEAN_EVERY_MS);
+            cleaner.unref();
+            log.info({ holder, concurrency: config.runConcurrency }, 'run worker started');
+        },
+
+        async stop() {
+            stopping = true;
+            if (sweeper) {
+                clearInterval(sweeper);
+            }
+
+            if (cleaner) {
+                clearInterval(cleaner);
+            }
+
+            for (const stopRun of ctx.queue.local.values()) {
+                stopRun('shutdown');
+            }
+
+            if (agenda) {
+                const drained = await agenda.drain({ timeout: STOP_TIMEOUT_MS });
+                if (drained.timedOut) {
+                    log.warn({ running: drained.running }, 'jobs still running at shutdown; their leases expire and others resume them');
+                }
+            }
+        }
+    };
+};

@@ -1,0 +1,21 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+export interface RunMetrics {
+    finished: Counter<'status'>;
+    emailsSent: Counter;
+    running: Gauge;
+    pickup: Histogram;
+}
+
+/** The worker's figures on GET /metrics (of processes that serve HTTP: roles all and api). */
+export const createRunMetrics = (registry: Registry): RunMetrics => ({
+    finished: new Counter({ name: 'flowctl_runs_finished_total', help: 'Runs this process finished, by final status', labelNames: ['status'], registers: [registry] }),
+    emailsSent: new Counter({ name: 'flowctl_run_emails_sent_total', help: 'E-mails of OUTPUT nodes accepted by the mail transport', registers: [registry] }),
+    running: new Gauge({ name: 'flowctl_runs_running', help: 'Runs executing in this process now', registers: [registry] }),
+    pickup: new Histogram({
+        name: 'flowctl_run_pickup_seconds',
+        help: 'From enqueue to RUNNING, by the database clock',
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300],
+        registers: [registry]
+    })
+});

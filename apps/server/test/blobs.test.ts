@@ -1,0 +1,143 @@
+import Crypto from 'node:crypto';
+import Fs from 'node:fs/promises';
+import Path from 'node:path';
+import { Readable } from 'node:stream';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { loadConfig } from '../src/config.js';
+import { type BlobStore, createFileBlobStore, createPgBlobStore, PG_CHUNK_BYTES } from '../src/store/blobs.js';
+import { createAccount } from './fixtures.js';
+import { startTestServer, store, type TestServer } from './harness.js';
+import { storedBlobFiles, uploadCsv } from './upload-fixtures.js';
+
+const readAll = async (stream: Readable): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) {
+        chunks.push(chunk as Buffer);
+    }
+
+    return Buffer.concat(chunks);
+};
+
+/** `bytes` random bytes in uneven pieces, like a network would deliver them. */
+const pieces = (bytes: Buffer): Readable => {
+    const parts: Buffer[] = [];
+    for (let at = 0, size = 1; at < bytes.length; at += size, size = (size * 7 + 13) % 100_000) {
+        parts.push(bytes.subarray(at, at + size));
+    }
+
+    return Readable.from(parts);
+};
+
+/** A source that fails after `good` bytes, like a client that disconnects. */
+const failingAfter = (good: Buffer): Readable =>
+    Readable.from(
+        (async function* () {
+            yield good;
+            throw new Error('client went away');
+        })()
+    );
+
+describe('blob stores', () => {
+    let t: TestServer;
+    let stores: Record<'files' | 'postgres', BlobStore>;
+    let filesDir: string;
+    beforeAll(async () => {
+        t = await startTestServer();
+        filesDir = Path.join(t.config.dataDir, 'blob-contract');
+        stores = { files: createFileBlobStore(filesDir), postgres: createPgBlobStore(t.app.ctx.db) };
+    });
+    afterAll(() => t.close());
+
+    /** Whatever the store holds for `key`, by its own means, partial leftovers included. */
+    const leftovers = async (kind: 'files' | 'postgres', key: string): Promise<number> => {
+        if (kind === 'postgres') {
+            return (await t.app.ctx.db.query('SELECT seq FROM upload_chunks WHERE upload_id = $1', [key])).length;
+        }
+
+        const names = await Fs.readdir(filesDir, { recursive: true }).catch(() => [] as string[]);
+        return names.filter((name) => name.includes(key)).length;
+    };
+
+    describe.each(['files', 'postgres'] as const)('%s', (kind) => {
+        it('round-trips a multi-chunk blob byte for byte', async () => {
+            const key = `blob_${kind}_big`;
+            const bytes = Crypto.randomBytes(PG_CHUNK_BYTES * 2 + PG_CHUNK_BYTES / 2 + 123);
+            expect(await stores[kind].put(key, pieces(bytes))).toEqual({ bytes: bytes.length });
+            expect((await readAll(stores[kind].get(key))).equals(bytes)).toBe(true);
+            if (kind === 'postgres') {
+                expect(await leftovers(kind, key)).toBe(3);
+            }
+        });
+
+        it('round-trips an empty blob', async () => {
+            const key = `blob_${kind}_empty`;
+            expect(await stores[kind].put(key, Readable.from([]))).toEqual({ bytes: 0 });
+            expect((await readAll(stores[kind].get(key))).length).toBe(0);
+        });
+
+        it('keeps nothing when the source fails part-way', async () => {
+            const key = `blob_${kind}_failed`;
+            await expect(stores[kind].put(key, failingAfter(Crypto.randomBytes(PG_CHUNK_BYTES + 10)))).rejects.toThrow('client went away');
+            expect(await leftovers(kind, key)).toBe(0);
+            await expect(readAll(stores[kind].get(key))).rejects.toMatchObject({ code: 'ENOENT' });
+        });
+
+        it('deletes, and a second delete is not an error', async () => {
+            const key = `blob_${kind}_deleted`;
+            await stores[kind].put(key, Readable.from([Buffer.from('a,b\n')]));
+            await stores[kind].delete(key);
+            await stores[kind].delete(key);
+            expect(await leftovers(kind, key)).toBe(0);
+            await expect(readAll(stores[kind].get(key))).rejects.toMatchObject({ code: 'ENOENT' });
+        });
+
+        it('refuses keys that could name another path', async () => {
+            await expect(stores[kind].put('../escape', Readable.from([]))).rejects.toThrow("Invalid blob key '../escape'");
+        });
+    });
+});
+
+describe('BLOB_STORE configuration', () => {
+    it('defaults to files and allows postgres only with DATABASE_URL', () => {
+        expect(loadConfig({}).blobStore).toBe('files');
+        expect(loadConfig({ BLOB_STORE: 'postgres', DATABASE_URL: 'postgres://db.example.test/flowctl' }).blobStore).toBe('postgres');
+        expect(() => loadConfig({ BLOB_STORE: 'postgres' })).toThrow('BLOB_STORE=postgres needs DATABASE_URL');
+        expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow("BLOB_STORE must be 'files' or 'postgres', got 's3'");
+    });
+});
+
+// Only a real PostgreSQL server can be shared by several machines, so only there is BLOB_STORE=postgres allowed.
+if (store === 'postgres') {
+    describe('uploads with BLOB_STORE=postgres', () => {
+        let t: TestServer;
+        beforeAll(async () => {
+            t = await startTestServer({ config: { blobStore: 'postgres' } });
+        });
+        afterAll(() => t.close());
+
+        it('keeps upload bytes in upload_chunks, not in the data directory, and reads them back', async () => {
+            const account = await createAccount(t);
+            const lines = ['id,name'];
+            for (let i = 0; i < 150_000; i++) {
+                lines.push(`${i},name ${i}`);
+            }
+
+            const res = await uploadCsv(t, account, `${lines.join('\n')}\n`);
+            expect(res.status).toBe(201);
+            expect(res.json.sizeBytes).toBeGreaterThan(PG_CHUNK_BYTES * 2);
+            expect(await storedBlobFiles(t)).toEqual([]);
+            const chunks = await t.app.ctx.db.query('SELECT seq FROM upload_chunks WHERE upload_id = $1', [res.json.uploadId]);
+            expect(chunks.length).toBe(Math.ceil(res.json.sizeBytes / PG_CHUNK_BYTES));
+
+            const rows = await t.app.services.uploads.readUploadRows(account.accountId, res.json.uploadId);
+            expect(rows).toHaveLength(150_000);
+            expect(rows[149_999]).toEqual({ id: 149_999, name: 'name 149999' });
+
+            const rejected = await uploadCsv(t, account, 'a,b\n1\n');
+            expect(rejected.status).toBe(400);
+            expect((await t.app.ctx.db.query('SELECT DISTINCT upload_id FROM upload_chunks')).length).toBe(1);
+        });
+    });
+}

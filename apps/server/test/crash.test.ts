@@ -1,0 +1,178 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import Fs from 'node:fs';
+import Net from 'node:net';
+import Path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { createAccount, type TestAccount } from './fixtures.js';
+import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
+import { createTestStore, startTestServer, store, type TestStore } from './harness.js';
+import { newsletter, type RunJson, runsApi, TERMINAL } from './run-fixtures.js';
+
+const MAIN = Path.resolve(import.meta.dirname, '..', 'dist', 'main.js');
+const ROWS = 20;
+const KILL_AT = 8;
+
+const freePort = () =>
+    new Promise<number>((resolve) => {
+        const probe = Net.createServer().listen(0, '127.0.0.1', () => {
+            const { port } = probe.address() as { port: number };
+            probe.close(() => resolve(port));
+        });
+    });
+
+interface Child {
+    url: string | null;
+    process: ChildProcess;
+    output: string[];
+    exited: Promise<unknown>;
+}
+
+/** The built server as a separate process: what an operator runs, and what can be SIGKILLed. */
+const startChild = async (role: 'all' | 'worker', testStore: TestStore, smtp: GatedSmtp): Promise<Child> => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        FLOWCTL_DATA_DIR: testStore.dataDir,
+        PORT: String(port),
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'flowctl <no-reply@flowctl.test>',
+        RUN_LEASE_MS: '2000',
+        LOG_LEVEL: 'warn'
+    };
+    if (testStore.databaseUrl) {
+        env.DATABASE_URL = testStore.databaseUrl;
+    } else {
+        delete env.DATABASE_URL;
+    }
+
+    const child = spawn(process.execPath, [MAIN, `--role=${role}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: string[] = [];
+    child.stdout?.on('data', (chunk) => output.push(String(chunk)));
+    child.stderr?.on('data', (chunk) => output.push(String(chunk)));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (role === 'worker') {
+        return { url: null, process: child, output, exited };
+    }
+
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+        if (child.exitCode !== null || Date.now() > deadline) {
+            throw new Error(`the server did not start:\n${output.join('')}`);
+        }
+
+        if (await fetch(`${url}/readyz`).then((res) => res.ok, () => false)) {
+            return { url, process: child, output, exited };
+        }
+
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+};
+
+const stopChild = async (child: Child, signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.process.exitCode === null && child.process.signalCode === null) {
+        child.process.kill(signal);
+    }
+
+    await child.exited;
+};
+
+/** Just enough of the API over a real socket, for a server in another process. */
+const remote = (url: string, account: TestAccount) => {
+    const call = async (method: string, path: string) => {
+        const res = await fetch(`${url}${path}`, { method, headers: account.headers });
+        return { status: res.status, json: (await res.json()) as RunJson };
+    };
+    return {
+        enqueue: async (workflowId: string) => (await call('POST', `/api/workflows/${workflowId}/run`)).json.runId,
+        get: async (runId: string) => (await call('GET', `/api/workflows/runs/${runId}`)).json
+    };
+};
+
+describe('runs: a worker killed during OUTPUT', () => {
+    it('loses nothing: the run ends, later runs complete, and every recipient gets each e-mail once', { timeout: 120_000 }, async () => {
+        expect(Fs.existsSync(MAIN), `${MAIN} is missing: build the server first (npm run build)`).toBe(true);
+        const smtp = await startGatedSmtp();
+        const testStore = await createTestStore();
+        // The embedded database belongs to one process: that process serves the API too. On
+        // PostgreSQL the API stays here and the workers are separate processes, as in production.
+        const api = await startTestServer({ testStore, config: { smtpUrl: smtp.url, ...(store === 'postgres' ? { role: 'api' as const } : {}) } });
+        const children: Child[] = [];
+        try {
+            const account = await createAccount(api);
+            const local = runsApi(api, account);
+            const recipients = Array.from({ length: ROWS }, (_, i) => `person${i}@crash.example.test`);
+            const csv = ['name,email,age,city', ...recipients.map((email, i) => `P${i},${email},${30 + i},Porto`)].join('\n');
+            const workflowId = await local.workflow(newsletter(await local.upload(csv), 'age > 0'));
+
+            let client: { enqueue(workflowId: string): Promise<string>; get(runId: string): Promise<RunJson> } = local;
+            if (store === 'embedded') {
+                await api.app.stop();
+                children.push(await startChild('all', testStore, smtp));
+                client = remote(children[0]!.url!, account);
+            }
+
+            const held = smtp.holdAt(KILL_AT);
+            const first = await client.enqueue(workflowId);
+            const second = await client.enqueue(workflowId);
+            if (store === 'postgres') {
+                children.push(await startChild('worker', testStore, smtp));
+            }
+
+            // The worker is waiting for the server to accept message #KILL_AT when it dies.
+            const stuck = await held;
+            await stopChild(children[0]!, 'SIGKILL');
+            stuck.answer(false);
+            expect(smtp.accepted).toHaveLength(KILL_AT - 1);
+
+            children.push(await startChild(store === 'embedded' ? 'all' : 'worker', testStore, smtp));
+            if (store === 'embedded') {
+                client = remote(children[1]!.url!, account);
+            }
+
+            const deadline = Date.now() + 60_000;
+            const runs: RunJson[] = [];
+            for (const runId of [first, second]) {
+                for (;;) {
+                    const run = await client.get(runId);
+                    if (TERMINAL.includes(run.status)) {
+                        runs.push(run);
+                        break;
+                    }
+
+                    if (Date.now() > deadline) {
+                        throw new Error(`run ${runId} is still ${run.status}:\n${children.flatMap((c) => c.output).join('')}`);
+                    }
+
+                    await new Promise((resolve) => setTimeout(resolve, 100));
+                }
+            }
+
+            expect(runs.map((run) => run.status)).toEqual(['SUCCESS', 'SUCCESS']);
+            expect(runs.map((run) => run.result.emailsSent)).toEqual([ROWS, ROWS]);
+            const perRecipient = new Map<string, number>();
+            for (const message of smtp.accepted) {
+                perRecipient.set(message.to, (perRecipient.get(message.to) ?? 0) + 1);
+            }
+
+            // One e-mail per recipient from each run: none lost, none sent twice.
+            expect(smtp.accepted).toHaveLength(2 * ROWS);
+            expect(Object.fromEntries(perRecipient)).toEqual(Object.fromEntries(recipients.map((to) => [to, 2])));
+        } finally {
+            for (const child of children) {
+                await stopChild(child);
+            }
+
+            if (store === 'embedded') {
+                await api.smtp.close();
+            } else {
+                await api.close();
+            }
+
+            await testStore.drop();
+            await smtp.close();
+        }
+    });
+});

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createAccount, type TestAccount } from './fixtures.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { type OpenAiStub, startOpenAiStub } from './openai-stub.js';
+import { runsApi } from './run-fixtures.js';
+
+const CSV = 'name,email,team\nAda,ada@ai.example.test,core\nAlan,alan@ai.example.test,infra\n';
+
+/** TRIGGER -> people -> summarize (AI) -> send (OUTPUT, reads the AI output), plus a FILTER branch. */
+const aiGraph = (uploadId: string, ai: Record<string, unknown> = {}) => ({
+    nodes: [
+        { id: 'start', type: 'TRIGGER', data: {} },
+        { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+        {
+            id: 'summarize',
+            type: 'AI',
+            data: {
+                prompt: 'Write a headline for this team list: {{people.rows}}',
+                system: 'You write short headlines.',
+                output: [
+                    { name: 'headline', type: 'string' },
+                    { name: 'tags', type: 'array' }
+                ],
+                ...ai
+            }
+        },
+        { id: 'core', type: 'FILTER', data: { source: '{{people.rows}}', expr: "team == 'core'" } },
+        { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: '{{summarize.headline}}', body: 'Tags: {{summarize.tags}}' } }
+    ],
+    edges: [
+        { source: 'start', target: 'people' },
+        { source: 'people', target: 'summarize' },
+        { source: 'people', target: 'core' },
+        { source: 'summarize', target: 'send' }
+    ]
+});
+
+describe('runs: the AI node against an OpenAI-protocol server', () => {
+    let stub: OpenAiStub;
+    let t: TestServer;
+    let account: TestAccount;
+    let api: ReturnType<typeof runsApi>;
+    let uploadId: string;
+    beforeAll(async () => {
+        stub = await startOpenAiStub();
+        t = await startTestServer({ config: { ai: { apiKey: 'sk-server-default', baseUrl: stub.baseUrl, model: 'gpt-server-default' } } });
+        account = await createAccount(t);
+        api = runsApi(t, account);
+        uploadId = await api.upload(CSV);
+    });
+    afterAll(async () => {
+        await t.close();
+        await stub.close();
+    });
+
+    it('sends the rendered prompt with a JSON schema and uses the validated reply downstream', async () => {
+        const before = stub.requests.length;
+        stub.queue({ content: JSON.stringify({ headline: 'Two teams, one goal', tags: ['core', 'infra'] }) });
+        const run = await api.run(await api.workflow(aiGraph(uploadId)));
+        expect(run.status).toBe('SUCCESS');
+        expect(api.node(run, 'summarize').output).toEqual({ headline: 'Two teams, one goal', tags: { count: 2, first: ['core', 'infra'] } });
+
+        const request = stub.requests[before]!;
+        expect(request.headers.authorization).toBe('Bearer sk-server-default');
+        expect(request.body.model).toBe('gpt-server-default');
+        expect(request.body.messages).toEqual([
+            { role: 'system', content: 'You write short headlines.' },
+            {
+                role: 'user',
+                content:
+                    'Write a headline for this team list: [{"name":"Ada","email":"ada@ai.example.test","team":"core"},{"name":"Alan","email":"alan@ai.example.test","team":"infra"}]'
+            }
+        ]);
+        expect(request.body.response_format).toEqual({
+            type: 'json_schema',
+            json_schema: {
+                name: 'output',
+                strict: true,
+                schema: {
+                    type: 'object',
+                    properties: { headline: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+                    required: ['headline', 'tags'],
+                    additionalProperties: false
+                }
+            }
+        });
+
+        const mails = t.smtp.messages.filter((m) => m.subject === 'Two teams, one goal');
+        expect(mails.map((m) => [m.to[0], m.text])).toEqual([
+            ['ada@ai.example.test', 'Tags: ["core","infra"]'],
+            ['alan@ai.example.test', 'Tags: ["core","infra"]']
+        ]);
+    });
+
+    it('fails the node when the reply does not match the schema; nodes reading it are SKIPPED, other branches run', async () => {
+        stub.queue({ content: JSON.stringify({ headline: 42 }) });
+        const run = await api.run(await api.workflow(aiGraph(uploadId)));
+        expect(run.status).toBe('FAILED');
+        const ai = api.node(run, 'summarize');
+        expect(ai.status).toBe('FAILED');
+        expect(ai.error).toMatch(/^language-model reply did not match the declared output schema: /);
+        expect(ai.error).toContain("field 'headline' must be a string");
+        expect(ai.error).toContain("missing field 'tags'");
+        expect(run.error).toBe(`node 'summarize' failed: ${ai.error}`);
+        expect(api.node(run, 'send')).toMatchObject({ status: 'SKIPPED', error: null, startedAt: null, completedAt: null, output: null });
+        expect(api.node(run, 'core')).toMatchObject({ status: 'SUCCESS', output: { items: { count: 1, first: [expect.objectContaining({ name: 'Ada' })] } } });
+        expect(run.result.emailsSent).toBe(0);
+    });
+
+    it('names a reply that is not JSON', async () => {
+        stub.queue({ content: 'Sure! Here is your headline: Teams' });
+        const run = await api.run(await api.workflow(aiGraph(uploadId)));
+        expect(api.node(run, 'summarize').error).toBe('the language-model reply is not JSON: Sure! Here is your headline: Teams');
+    });
+
+    it('retries 429 and 5xx answers, then succeeds', async () => {
+        const before = stub.requests.length;
+        stub.queue(
+            { status: 429, error: 'Rate limit reached', headers: { 'retry-after-ms': '10' } },
+            { status: 503, error: 'overloaded', headers: { 'retry-after-ms': '10' } },
+            { content: JSON.stringify({ headline: 'Third time lucky', tags: [] }) }
+        );
+        const run = await api.run(await api.workflow(aiGraph(uploadId)));
+        expect(run.status).toBe('SUCCESS');
+        expect(stub.requests.length - before).toBe(3);
+        expect(api.node(run, 'summarize').output.headline).toBe('Third time lucky');
+    });
+
+    it('gives up after the retries with the endpoint’s answer in the node error', async () => {
+        const before = stub.requests.length;
+        const busy = { status: 500, error: 'upstream exploded', headers: { 'retry-after-ms': '5' } };
+        stub.queue(busy, busy, busy, busy);
+        const run = await api.run(await api.workflow(aiGraph(uploadId)));
+        expect(stub.requests.length - before).toBe(4);
+        expect(api.node(run, 'summarize').error).toBe('the language-model endpoint answered HTTP 500: 500 upstream exploded');
+    });
+
+    it('calls the model once per element with forEach, and collects each output as an array', async () => {
+        stub.fallback((body) => ({ content: JSON.stringify({ greeting: `Hello, ${/name: (\w+)/.exec(body.messages.at(-1).content)?.[1]}!` }) }));
+        const graph = {
+            nodes: [
+                { id: 'start', type: 'TRIGGER', data: {} },
+                { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+                { id: 'greet', type: 'AI', data: { forEach: '{{people.rows}}', prompt: 'Greet name: {{item.name}}', output: [{ name: 'greeting', type: 'string' }], model: 'gpt-node' } }
+            ],
+            edges: [
+                { source: 'start', target: 'people' },
+                { source: 'people', target: 'greet' }
+            ]
+        };
+        const before = stub.requests.length;
+        const run = await api.run(await api.workflow(graph));
+        expect(run.status).toBe('SUCCESS');
+        expect(api.node(run, 'greet').output).toEqual({ greeting: { count: 2, first: ['Hello, Ada!', 'Hello, Alan!'] } });
+        expect(stub.requests.slice(before).map((r) => r.body.model)).toEqual(['gpt-node', 'gpt-node']);
+    });
+
+    it("uses the account's key, base URL and model over the server's", async () => {
+        const own = await startOpenAiStub();
+        try {
+            const other = await createAccount(t);
+            const otherApi = runsApi(t, other);
+            const put = await otherApi.call('PUT', '/api/account/settings', { ai: { apiKey: 'sk-account-0123456789', baseUrl: own.baseUrl, model: 'gpt-account' } });
+            expect(put.statusCode).toBe(200);
+            own.queue({ content: JSON.stringify({ headline: 'Mine', tags: [] }) });
+            const run = await otherApi.run(await otherApi.workflow(aiGraph(await otherApi.upload(CSV))));
+            expect(run.status).toBe('SUCCESS');
+            expect(own.requests).toHaveLength(1);
+            expect(own.requests[0]!.headers.authorization).toBe('Bearer sk-account-0123456789');
+            expect(own.requests[0]!.body.model).toBe('gpt-account');
+        } finally {
+            await own.close();
+        }
+    });
+});
+
+describe('runs: the AI node without any key', () => {
+    let t: TestServer;
+    beforeAll(async () => {
+        t = await startTestServer({ config: { ai: { apiKey: null, baseUrl: null, model: null } } });
+    });
+    afterAll(() => t.close());
+
+    it('fails the node with a message saying how to set a key', async () => {
+        const api = runsApi(t, await createAccount(t));
+        const run = await api.run(await api.workflow(aiGraph(await api.upload(CSV))));
+        expect(run.status).toBe('FAILED');
+        expect(api.node(run, 'summarize').error).toBe(
+            "no AI API key configured: set one with PUT /api/account/settings {ai:{apiKey}} or the server's OPENAI_API_KEY"
+        );
+        expect(api.node(run, 'send').status).toBe('SKIPPED');
+    });
+});

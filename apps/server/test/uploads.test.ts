@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createAccount, type TestAccount } from './fixtures.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { readsUpload, storedBlobFiles, uploadCsv } from './upload-fixtures.js';
+
+describe('uploads', () => {
+    let t: TestServer;
+    let account: TestAccount;
+    beforeAll(async () => {
+        t = await startTestServer();
+        account = await createAccount(t);
+    });
+    afterAll(() => t.close());
+
+    /** Runs a rejected upload on a fresh account and checks that it left neither a row nor bytes. */
+    const rejected = async (content: string | Uint8Array, options: Parameters<typeof uploadCsv>[3] = {}) => {
+        const fresh = await createAccount(t);
+        const blobsBefore = await storedBlobFiles(t);
+        const res = await uploadCsv(t, fresh, content, options);
+        const list = await t.request({ method: 'GET', url: '/api/uploads', headers: fresh.headers });
+        expect(list.json).toEqual([]);
+        expect(await storedBlobFiles(t)).toEqual(blobsBefore);
+        return res;
+    };
+
+    it('stores a CSV and answers 201 with its rows and columns, over a real socket', async () => {
+        const csv = 'name,email,age\nAda,ada@example.test,36\nGrace,grace@example.test,45\n';
+        const res = await uploadCsv(t, account, csv, { filename: 'people.csv' });
+        expect(res.status).toBe(201);
+        expect(res.json).toEqual({
+            uploadId: expect.stringMatching(/^upl_[0-9a-z]{20}$/),
+            filename: 'people.csv',
+            rows: 2,
+            columns: ['name', 'email', 'age'],
+            sizeBytes: Buffer.byteLength(csv),
+            createdAt: expect.any(String)
+        });
+        expect(new Date(res.json.createdAt).toISOString()).toBe(res.json.createdAt);
+
+        const got = await t.request({ method: 'GET', url: `/api/uploads/${res.json.uploadId}`, headers: account.headers });
+        expect(got.statusCode).toBe(200);
+        expect(got.json).toEqual(res.json);
+        expect(await storedBlobFiles(t)).toContain(res.json.uploadId);
+    });
+
+    it('lists uploads newest first', async () => {
+        const owner = await createAccount(t);
+        const first = await uploadCsv(t, owner, 'a\n1\n', { filename: 'first.csv' });
+        const second = await uploadCsv(t, owner, 'b\n2\n', { filename: 'second.csv' });
+        const list = await t.request({ method: 'GET', url: '/api/uploads', headers: owner.headers });
+        expect(list.statusCode).toBe(200);
+        expect(list.json.map((u: { uploadId: string }) => u.uploadId)).toEqual([second.json.uploadId, first.json.uploadId]);
+    });
+
+    it('handles a BOM, CRLF line ends, quoted line breaks and quoted commas', async () => {
+        const csv = '\uFEFF"name","note"\r\n"Ada","likes, commas"\r\n"Bob","line one\r\nline two"\r\nCy,"say ""hi"""\r\n';
+        const res = await uploadCsv(t, account, csv);
+        expect(res.status).toBe(201);
+        expect(res.json).toMatchObject({ rows: 3, columns: ['name', 'note'] });
+
+        const rows = await t.app.services.uploads.readUploadRows(account.accountId, res.json.uploadId);
+        expect(rows).toEqual([
+            { name: 'Ada', note: 'likes, commas' },
+            { name: 'Bob', note: 'line one\r\nline two' },
+            { name: 'Cy', note: 'say "hi"' }
+        ]);
+    });
+
+    it('keeps header names verbatim after trimming, and accepts a header with no rows', async () => {
+        const res = await uploadCsv(t, account, '  First Name , e-mail address,Ünïcödé 📧\n');
+        expect(res.status).toBe(201);
+        expect(res.json).toMatchObject({ rows: 0, columns: ['First Name', 'e-mail address', 'Ünïcödé 📧'] });
+        expect(await t.app.services.uploads.readUploadRows(account.accountId, res.json.uploadId)).toEqual([]);
+    });
+
+    it('skips blank lines and rows whose cells are all blank', async () => {
+        const res = await uploadCsv(t, account, '\n a , b \n1,2\n\n,\n , \n3,4\n\n');
+        expect(res.json).toMatchObject({ rows: 2, columns: ['a', 'b'] });
+        expect(await t.app.services.uploads.readUploadRows(account.accountId, res.json.uploadId)).toEqual([
+            { a: 1, b: 2 },
+            { a: 3, b: 4 }
+        ]);
+    });
+
+    it('types every cell when the run worker reads the rows back', async () => {
+        const csv = 'id,score,active,note,zip,phone,big\n1,3.5,TRUE,,007,+4412345,12345678901234567890\n2,-4,false,hello,12345, ,0\n';
+        const res = await uploadCsv(t, account, csv);
+        const rows = await t.app.services.uploads.readUploadRows(account.accountId, res.json.uploadId);
+        expect(rows).toEqual([
+            { id: 1, score: 3.5, active: true, note: null, zip: '007', phone: '+4412345', big: '12345678901234567890' },
+            { id: 2, score: -4, active: false, note: 'hello', zip: 12345, phone: null, big: 0 }
+        ]);
+    });
+
+    it('streams a multi-megabyte file through and counts every row', async () => {
+        const lines = ['id,email,amount'];
+        for (let i = 0; i < 60_000; i++) {
+            lines.push(`${i},user${i}@example.test,${(i * 1.25).toFixed(2)}`);
+        }
+
+        const csv = `${lines.join('\n')}\n`;
+        const res = await uploadCsv(t, account, csv);
+        expect(res.status).toBe(201);
+        expect(res.json).toMatchObject({ rows: 60_000, sizeBytes: Buffer.byteLength(csv) });
+        const rows = await t.app.services.uploads.readUploadRows(account.accountId, res.json.uploadId);
+        expect(rows).toHaveLength(60_000);
+        expect(rows[59_999]).toEqual({ id: 59_999, email: 'user59999@example.test', amount: 74_998.75 });
+    });
+
+    it('cleans the file name: no client path, no control characters', async () => {
+        const res = await uploadCsv(t, account, 'a\n1\n', { filename: 'C:\\Users\\me\\Données 📊.csv' });
+        expect(res.json.filename).toBe('Données 📊.csv');
+    });
+
+    it('ignores other form fields beside the file', async () => {
+        const res = await uploadCsv(t, account, 'a\n1\n', { extra: { description: 'monthly export' } });
+        expect(res.status).toBe(201);
+    });
+
+    it('rejects Latin-1 bytes with the byte offset and line, keeping nothing', async () => {
+        const res = await rejected(Buffer.from('name,city\nJosé,Zürich\n', 'latin1'));
+        expect(res.status).toBe(400);
+        expect(res.json.message).toContain('not UTF-8: byte 0xE9 at offset 13 (line 2)');
+        expect(res.json.message).toContain('Save the file as UTF-8');
+    });
+
+    it('rejects UTF-16 (NUL bytes) as not a UTF-8 CSV', async () => {
+        const utf16 = Buffer.from('\uFEFFname\n', 'utf16le');
+        const res = await rejected(utf16);
+        expect(res.status).toBe(400);
+        expect(res.json.message).toMatch(/NUL byte at offset 3.*UTF-16/);
+    });
+
+    it('rejects an empty file and a file of blank lines', async () => {
+        for (const content of ['', '\n\r\n\n']) {
+            const res = await rejected(content);
+            expect(res.status).toBe(400);
+            expect(res.json.message).toBe('The file is empty: a CSV needs a header row naming its columns, then one line per row.');
+        }
+    });
+
+    it('rejects duplicate and empty header names', async () => {
+        const duplicate = await rejected('email,name, email\nx,y,z\n');
+        expect(duplicate.status).toBe(400);
+        expect(duplicate.json.message).toBe("The header row names 'email' twice (columns 1 and 3): column names must be unique.");
+
+        const empty = await rejected('email,,name\nx,y,z\n');
+        expect(empty.status).toBe(400);
+        expect(empty.json.message).toBe('Column 2 of the header row has no name: every column needs a name in the first row.');
+    });
+
+    it('rejects a ragged row, naming its line', async () => {
+        const res = await rejected('a,b\n1,2\n"multi\nline",2\n3\n4,5\n');
+        expect(res.status).toBe(400);
+        expect(res.json.message).toBe(
+            'The row ending on line 5 has 1 fields but the header has 2: every row needs one value per column (quote values that contain commas).'
+        );
+    });
+
+    it('rejects a quote that is never closed', async () => {
+        const res = await rejected('a,b\n1,"open\n2,3\n');
+        expect(res.status).toBe(400);
+        expect(res.json.message).toMatch(/^The file ends inside a quoted value/);
+    });
+
+    it('rejects a form without a field named file, naming the fields it has', async () => {
+        const res = await rejected('a\n1\n', { field: 'upload' });
+        expect(res.status).toBe(400);
+        expect(res.json.message).toBe("The form has no field named 'file' (it has 'upload'): send the file in a multipart/form-data field named 'file'.");
+    });
+
+    it('rejects two files in one request and keeps neither', async () => {
+        const fresh = await createAccount(t);
+        const form = new FormData();
+        form.append('file', new Blob(['a\n1\n']), 'one.csv');
+        form.append('file', new Blob(['b\n2\n']), 'two.csv');
+        const res = await fetch(`${t.url}/api/uploads`, { method: 'POST', body: form, headers: fresh.headers });
+        expect(res.status).toBe(400);
+        expect(((await res.json()) as { message: string }).message).toMatch(/more than one 'file' field/);
+        const list = await t.request({ method: 'GET', url: '/api/uploads', headers: fresh.headers });
+        expect(list.json).toEqual([]);
+    });
+
+    it('answers 415 to a JSON body and 400 to a multipart body without a boundary', async () => {
+        const json = await t.request({ method: 'POST', url: '/api/uploads', headers: account.headers, payload: { file: 'a,b\n1,2\n' } });
+        expect(json.statusCode).toBe(415);
+        expect(json.json.message).toBe("Send the CSV as multipart/form-data with the file in a field named 'file' (got application/json).");
+
+        const noBoundary = await t.request({
+            method: 'POST',
+            url: '/api/uploads',
+            headers: { ...account.headers, 'content-type': 'multipart/form-data' },
+            payload: 'x'
+        });
+        expect(noBoundary.statusCode).toBe(400);
+    });
+
+    it('rejects a body cut off before its closing boundary', async () => {
+        const body = '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\na,b\n1,2\n';
+        const res = await t.request({
+            method: 'POST',
+            url: '/api/uploads',
+            headers: { ...account.headers, 'content-type': 'multipart/form-data; boundary=XyZ' },
+            payload: body
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json.message).toMatch(/closing boundary is missing/);
+    });
+
+    it('needs a token', async () => {
+        const res = await t.request({ method: 'GET', url: '/api/uploads' });
+        expect(res.statusCode).toBe(401);
+    });
+
+    it('deletes an upload and its bytes; 404 afterwards', async () => {
+        const created = await uploadCsv(t, account, 'a\n1\n');
+        const { uploadId } = created.json;
+        const del = await t.request({ method: 'DELETE', url: `/api/uploads/${uploadId}`, headers: account.headers });
+        expect(del.statusCode).toBe(204);
+        expect(del.payload).toBe('');
+        expect(await storedBlobFiles(t)).not.toContain(uploadId);
+
+        const again = await t.request({ method: 'DELETE', url: `/api/uploads/${uploadId}`, headers: account.headers });
+        expect(again.statusCode).toBe(404);
+        const get = await t.request({ method: 'GET', url: `/api/uploads/${uploadId}`, headers: account.headers });
+        expect(get.statusCode).toBe(404);
+        await expect(t.app.services.uploads.readUploadRows(account.accountId, uploadId)).rejects.toThrow(`Upload '${uploadId}' not found`);
+    });
+
+    it('refuses to delete an upload a workflow reads, naming the workflow', async () => {
+        const created = await uploadCsv(t, account, 'a\n1\n');
+        const { uploadId } = created.json;
+        const wf = await t.request({ method: 'POST', url: '/api/workflows', headers: account.headers, payload: { name: 'Reads it', graph: readsUpload(uploadId) } });
+        expect(wf.statusCode).toBe(201);
+
+        const del = await t.request({ method: 'DELETE', url: `/api/uploads/${uploadId}`, headers: account.headers });
+        expect(del.statusCode).toBe(409);
+        expect(del.json.message).toContain(`'Reads it' (${wf.json.workflowId})`);
+
+        await t.request({ method: 'DELETE', url: `/api/workflows/${wf.json.workflowId}`, headers: account.headers });
+        const retry = await t.request({ method: 'DELETE', url: `/api/uploads/${uploadId}`, headers: account.headers });
+        expect(retry.statusCode).toBe(204);
+    });
+});

@@ -1,0 +1,220 @@
+// Runs through the built server, on the embedded store and on PostgreSQL: enqueue throughput and
+// latency, enqueue-to-RUNNING pickup latency (from the run's own timestamps, both taken by the
+// database clock), and e-mail throughput of one 10,000-row run into a local SMTP sink.
+import { SMTPServer } from 'smtp-server';
+
+import { jsonRequest, startServer } from './lib/server.mjs';
+
+const TARGETS = { enqueuesPerSecond: 300, pickupP50Ms: 50, emailsPerSecond: 500 };
+
+const ENQUEUES = 2000;
+const CONCURRENCY = 16;
+const PICKUPS = 200;
+const EMAIL_ROWS = 10_000;
+
+const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
+
+/**
+ * An SMTP server that accepts and counts, nothing more, so it is never the bottleneck. It keeps
+ * the text of sign-up e-mails only, for the one-time code.
+ */
+const startSink = async () => {
+    let count = 0;
+    const otps = new Map();
+    const server = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS'],
+        logger: false,
+        onData(stream, session, callback) {
+            const to = session.envelope.rcptTo[0]?.address ?? '';
+            const chunks = [];
+            stream.on('data', (chunk) => {
+                if (to.startsWith('bench-')) {
+                    chunks.push(chunk);
+                }
+            });
+            stream.on('end', () => {
+                count++;
+                const code = /\b(\d{6})\b/.exec(Buffer.concat(chunks).toString('utf8').split(/\r?\n\r?\n/).slice(1).join('\n'))?.[1];
+                if (code) {
+                    otps.set(to, code);
+                }
+
+                callback();
+            });
+        }
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+        url: `smtp://127.0.0.1:${server.server.address().port}`,
+        get count() {
+            return count;
+        },
+        otp: (email) => otps.get(email),
+        close: () => new Promise((resolve) => server.close(resolve))
+    };
+};
+
+/** Registers and verifies through the API; with SMTP_URL set the code arrives at the sink. */
+const createAccount = async (server, sink) => {
+    const email = `bench-${Math.random().toString(36).slice(2, 10)}@example.test`;
+    const registered = await jsonRequest(server, 'POST', '/api/auth/register', { email, password: 'bench-password-1', fullName: 'Bench User' });
+    if (registered.status !== 201) {
+        throw new Error(`register answered ${registered.status}: ${registered.text}`);
+    }
+
+    for (let tries = 0; tries < 200 && !sink.otp(email); tries++) {
+        await sleep(25);
+    }
+
+    const verified = await jsonRequest(server, 'POST', '/api/auth/verify-email', { email, otp: sink.otp(email) });
+    if (verified.status !== 200) {
+        throw new Error(`verify-email answered ${verified.status}: ${verified.text}`);
+    }
+
+    return { token: verified.json.accessToken };
+};
+
+const check = async (res, status, what) => {
+    if (res.status !== status) {
+        throw new Error(`${what} answered ${res.status}: ${await res.text()}`);
+    }
+
+    return res.json();
+};
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const ms = (iso) => new Date(iso).getTime();
+const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
+
+const verdict = (ok) => (ok ? 'ok' : 'MISSED');
+
+const bench = async (store) => {
+    const sink = await startSink();
+    const server = await startServer({ store, env: { ...env, SMTP_URL: sink.url } });
+    if (!server) {
+        await sink.close();
+        return true;
+    }
+
+    let met = true;
+    const report = (what, value, target, ok) => {
+        met &&= ok;
+        console.log(`${store.padEnd(8)} ${what.padEnd(46)} ${value.padStart(16)}   target ${target.padEnd(10)} ${verdict(ok)}`);
+    };
+
+    try {
+        const { token } = await createAccount(server, sink);
+        const auth = { authorization: `Bearer ${token}` };
+        const json = { ...auth, 'content-type': 'application/json' };
+        const createWorkflow = async (graph) =>
+            (await check(await fetch(`${server.url}/api/workflows`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'bench', graph }) }), 201, 'create workflow'))
+                .workflowId;
+        const enqueue = async (workflowId) => check(await fetch(`${server.url}/api/workflows/${workflowId}/run`, { method: 'POST', headers: auth }), 202, 'enqueue');
+        const getRun = async (runId) => check(await fetch(`${server.url}/api/workflows/runs/${runId}`, { headers: auth }), 200, 'get run');
+        const waitTerminal = async (runId, pollMs = 10) => {
+            for (;;) {
+                const run = await getRun(runId);
+                if (run.completedAt) {
+                    return run;
+                }
+
+                await sleep(pollMs);
+            }
+        };
+
+        // Enqueue: a small workflow per client, all enqueued at once; the worker drains them meanwhile.
+        const trigger = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+        const workflows = [];
+        for (let i = 0; i < CONCURRENCY; i++) {
+            workflows.push(await createWorkflow(trigger));
+        }
+
+        for (const workflowId of workflows) {
+            await waitTerminal((await enqueue(workflowId)).runId);
+        }
+
+        const latencies = [];
+        const runIds = [];
+        let next = 0;
+        const started = performance.now();
+        await Promise.all(
+            workflows.map(async (workflowId) => {
+                while (next < ENQUEUES) {
+                    next++;
+                    const at = performance.now();
+                    runIds.push((await enqueue(workflowId)).runId);
+                    latencies.push(performance.now() - at);
+                }
+            })
+        );
+        const elapsed = performance.now() - started;
+        latencies.sort((a, b) => a - b);
+        const rate = (ENQUEUES * 1000) / elapsed;
+        report(`enqueue (${ENQUEUES}, ${CONCURRENCY} at a time)`, `${rate.toFixed(0)} req/s`, `>= ${TARGETS.enqueuesPerSecond}`, rate >= TARGETS.enqueuesPerSecond);
+        report('  enqueue latency p50 / p99', `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} ms`, '(none)', true);
+        await waitTerminal(runIds[runIds.length - 1], 50);
+        for (const runId of runIds.slice(-CONCURRENCY)) {
+            await waitTerminal(runId, 50);
+        }
+        const drainRate = (ENQUEUES * 1000) / (performance.now() - started);
+        report('  runs executed, enqueue start to last done', `${drainRate.toFixed(0)} runs/s`, '(none)', true);
+
+        // Pickup: one run at a time on an idle worker, enqueue to RUNNING by the database's clock.
+        const idle = await createWorkflow(trigger);
+        const pickups = [];
+        for (let i = 0; i < PICKUPS; i++) {
+            const run = await waitTerminal((await enqueue(idle)).runId, 5);
+            pickups.push(ms(run.startedAt) - ms(run.createdAt));
+        }
+
+        pickups.sort((a, b) => a - b);
+        const p50 = percentile(pickups, 50);
+        report(`pickup enqueue -> RUNNING (${PICKUPS} runs) p50`, `${p50.toFixed(0)} ms`, `< ${TARGETS.pickupP50Ms}`, p50 < TARGETS.pickupP50Ms);
+        report('  pickup p99', `${percentile(pickups, 99).toFixed(0)} ms`, '(none)', true);
+
+        // E-mail: one run sending one message per row of a 10,000-row upload.
+        const lines = ['name,email,city'];
+        for (let i = 0; i < EMAIL_ROWS; i++) {
+            lines.push(`Person ${i},person${i}@example.test,City ${i % 50}`);
+        }
+
+        const form = new FormData();
+        form.append('file', new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), 'people.csv');
+        const upload = await check(await fetch(`${server.url}/api/uploads`, { method: 'POST', body: form, headers: auth }), 201, 'upload');
+        const mailer = await createWorkflow({
+            nodes: [
+                { id: 'start', type: 'TRIGGER', data: {} },
+                { id: 'people', type: 'DATA_SOURCE', data: { uploadId: upload.uploadId } },
+                { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'Hi {{item.name}},\nsee you in {{item.city}}.' } }
+            ],
+            edges: [
+                { source: 'start', target: 'people' },
+                { source: 'people', target: 'send' }
+            ]
+        });
+        const sunk = sink.count;
+        const run = await waitTerminal((await enqueue(mailer)).runId, 100);
+        const send = run.nodes.find((node) => node.nodeId === 'send');
+        if (run.status !== 'SUCCESS' || run.result.emailsSent !== EMAIL_ROWS || sink.count - sunk !== EMAIL_ROWS) {
+            throw new Error(`the e-mail run ended ${run.status} with ${run.result.emailsSent} sent, the sink got ${sink.count - sunk}: ${JSON.stringify(send)}`);
+        }
+
+        const perSecond = (EMAIL_ROWS * 1000) / (ms(send.completedAt) - ms(send.startedAt));
+        report(`e-mails, one ${EMAIL_ROWS.toLocaleString('en')}-row run (OUTPUT node)`, `${perSecond.toFixed(0)} /s`, `>= ${TARGETS.emailsPerSecond}`, perSecond >= TARGETS.emailsPerSecond);
+        report('  whole run, enqueue to SUCCESS', `${((ms(run.completedAt) - ms(run.createdAt)) / 1000).toFixed(1)} s`, '(none)', true);
+    } finally {
+        await server.stop();
+        await sink.close();
+    }
+
+    return met;
+};
+
+const started = performance.now();
+let allMet = true;
+for (const store of ['embedded', 'postgres']) {
+    allMet = (await bench(store)) && allMet;
+}
+
+console.log(`${allMet ? 'all targets met' : 'some targets missed'} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
