@@ -77,11 +77,13 @@ describe('blob stores', () => {
             expect((await readAll(stores[kind].get(key))).length).toBe(0);
         });
 
-        it('keeps nothing when the source fails part-way', async () => {
-            const key = `blob_${kind}_failed`;
-            await expect(stores[kind].put(key, failingAfter(Crypto.randomBytes(PG_CHUNK_BYTES + 10)))).rejects.toThrow('client went away');
-            expect(await leftovers(kind, key)).toBe(0);
-            await expect(readAll(stores[kind].get(key))).rejects.toMatchObject({ code: 'ENOENT' });
+        it('keeps nothing when the source fails at once or part-way', async () => {
+            for (const size of [0, 10, PG_CHUNK_BYTES + 10]) {
+                const key = `blob_${kind}_failed_${size}`;
+                await expect(stores[kind].put(key, failingAfter(Crypto.randomBytes(size)))).rejects.toThrow('client went away');
+                expect(await leftovers(kind, key)).toBe(0);
+                await expect(readAll(stores[kind].get(key))).rejects.toMatchObject({ code: 'ENOENT' });
+            }
         });
 
         it('deletes, and a second delete is not an error', async () => {

@@ -35,6 +35,21 @@ const isAsciiSpace = (byte: number): boolean => byte === 0x20 || (byte >= 0x09 &
 
 const shown = (byte: number): string => (byte > 0x20 && byte < 0x7f ? `'${String.fromCharCode(byte)}'` : `byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')}`);
 
+/** End of the run of plain bytes from `pos` in an unquoted field (bytes other than , " CR LF). */
+const unquotedRunEnd = (buf: Buffer, pos: number): number => {
+    let end = pos;
+    while (end < buf.length) {
+        const byte = buf[end]!;
+        if (byte === COMMA || byte === QUOTE || byte === LF || byte === CR) {
+            break;
+        }
+
+        end += 1;
+    }
+
+    return end;
+};
+
 const decode = (parts: Buffer[]): string => Buffer.concat(parts).toString('utf8');
 
 /** Trimmed, BOM dropped, each non-empty and unique: the rules for a header row. */
@@ -72,6 +87,11 @@ const quoteProblem = (line: number, what: string): Boom.Boom =>
 export class CsvScanner {
     columns: string[] | null = null;
     rows = 0;
+
+    /** The line the scanner has reached (1-based). */
+    get line(): number {
+        return this.#line;
+    }
 
     #delimiter: Delimiter = 'unknown';
     #bomChecked = false;
@@ -145,11 +165,21 @@ export class CsvScanner {
         for (let pos = 0; pos < length; pos++) {
             const byte = buf[pos]!;
             const state = this.#state;
+            // Fast paths: the rest of a field already known not to be blank is only counted.
+            if (this.#fieldBlank === NOT_BLANK && (state === UNQUOTED || state === QUOTED)) {
+                const end = state === QUOTED ? this.#quotedRunEnd(buf, pos) : unquotedRunEnd(buf, pos);
+                if (end > pos) {
+                    this.#count(end - pos);
+                    pos = end - 1;
+                    continue;
+                }
+            }
+
             if (state === QUOTED) {
                 if (byte === QUOTE) {
                     this.#state = QUOTE_SEEN;
                 } else {
-                    this.#content(buf, pos, byte);
+                    this.#content(pos, byte);
                 }
 
                 continue;
@@ -157,7 +187,7 @@ export class CsvScanner {
 
             if (state === QUOTE_SEEN && byte === QUOTE) {
                 this.#state = QUOTED;
-                this.#content(buf, pos, byte);
+                this.#content(pos, byte);
                 continue;
             }
 
@@ -213,7 +243,7 @@ export class CsvScanner {
                 this.#partStart = pos;
             }
 
-            this.#content(buf, pos, byte);
+            this.#content(pos, byte);
         }
 
         if (this.#parts) {
@@ -274,17 +304,41 @@ export class CsvScanner {
         this.#held = Buffer.from(buf.subarray(pos));
     }
 
-    #content(buf: Buffer, pos: number, byte: number): void {
-        this.#fieldBytes += 1;
-        this.#recordBytes += 1;
-        if (byte === LF || (byte === CR && this.#delimiter === 'cr')) {
-            this.#line += 1;
+    /** End of the run of bytes from `pos` in a quoted field (up to the next quote), counting its line breaks. */
+    #quotedRunEnd(buf: Buffer, pos: number): number {
+        // A loop rather than indexOf(): quoted values are short, and a native call costs more than the scan.
+        const lineBreak = this.#delimiter === 'cr' ? CR : LF;
+        let end = pos;
+        while (end < buf.length) {
+            const byte = buf[end]!;
+            if (byte === QUOTE) {
+                break;
+            }
+
+            if (byte === lineBreak) {
+                this.#line += 1;
+            }
+
+            end += 1;
         }
 
+        return end;
+    }
+
+    #count(bytes: number): void {
+        this.#fieldBytes += bytes;
+        this.#recordBytes += bytes;
         if (this.#recordBytes > MAX_ROW_BYTES) {
             throw Boom.badRequest(
                 `The row starting on line ${this.#recordLine} is larger than ${MAX_ROW_BYTES / 1024 / 1024} MiB: split it, or close the double quote that runs on.`
             );
+        }
+    }
+
+    #content(pos: number, byte: number): void {
+        this.#count(1);
+        if (byte === LF || (byte === CR && this.#delimiter === 'cr')) {
+            this.#line += 1;
         }
 
         if (this.#fieldBlank === NOT_BLANK) {

@@ -99,7 +99,6 @@ export class CsvInspector extends Transform {
     readonly #decoder = new TextDecoder('utf-8', { fatal: true });
     readonly #scanner = new CsvScanner();
     #bytes = 0;
-    #newlines = 0;
     /** The last bytes seen (up to 3): a character split across chunks starts here. */
     #tail: Buffer = Buffer.alloc(0);
 
@@ -139,7 +138,7 @@ export class CsvInspector extends Transform {
         if (nul !== -1) {
             const at = this.#bytes + nul;
             throw Boom.badRequest(
-                `The file contains a NUL byte at offset ${at} (line ${this.#newlines + countNewlines(chunk, nul) + 1}): it looks binary or UTF-16, not a UTF-8 CSV. ${SAVE_AS_UTF8}`
+                `The file contains a NUL byte at offset ${at} (line ${this.#scanner.line + countNewlines(chunk, nul)}): it looks binary or UTF-16, not a UTF-8 CSV. ${SAVE_AS_UTF8}`
             );
         }
 
@@ -153,14 +152,13 @@ export class CsvInspector extends Transform {
             const inChunk = Math.max(at - this.#bytes, 0);
             const byte = at >= this.#bytes ? chunk[inChunk]! : carried[index]!;
             throw Boom.badRequest(
-                `The file is not UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at offset ${at} (line ${this.#newlines + countNewlines(chunk, inChunk) + 1}) ` +
+                `The file is not UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at offset ${at} (line ${this.#scanner.line + countNewlines(chunk, inChunk)}) ` +
                     `does not start a valid UTF-8 character. ${SAVE_AS_UTF8}`
             );
         }
 
         this.#tail = chunk.length >= 3 ? chunk.subarray(chunk.length - 3) : Buffer.concat([this.#tail, chunk]).subarray(-3);
         this.#bytes += chunk.length;
-        this.#newlines += countNewlines(chunk);
     }
 }
 

@@ -76,6 +76,9 @@ export const createFileBlobStore = (dir: string): BlobStore => {
             await ready;
 
             const partial = Path.join(partialDir, `${key}.${Crypto.randomBytes(6).toString('hex')}`);
+            // Opened before any byte flows: a stream opening its file lazily could create it after a
+            // failure's clean-up had already run.
+            const handle = await FsP.open(partial, 'wx');
             let bytes = 0;
             try {
                 await pipeline(
@@ -83,10 +86,11 @@ export const createFileBlobStore = (dir: string): BlobStore => {
                     countBytes((n) => {
                         bytes += n;
                     }),
-                    Fs.createWriteStream(partial, { flags: 'wx', flush: true })
+                    handle.createWriteStream({ flush: true })
                 );
                 await FsP.rename(partial, target);
             } catch (err) {
+                await handle.close().catch(() => {});
                 await FsP.rm(partial, { force: true });
                 throw err;
             }

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { prepared } from './prepared.js';
 
 export interface UploadRecord {
     id: string;
@@ -19,6 +20,10 @@ interface UploadRow {
     size_bytes: number;
     created_at: Date;
 }
+
+// Named, not `*`: a statement prepared by a running process must keep its result type when a later
+// migration adds columns. Statements are prepared (see prepared.ts): PGlite plans cost more than they run.
+const COLUMNS = 'id, account_id, filename, columns, row_count, size_bytes, created_at';
 
 const toRecord = (row: UploadRow): UploadRecord => ({
     id: row.id,
@@ -44,23 +49,25 @@ export interface UploadsStore {
 
 export const uploadsStore = (db: Queryable): UploadsStore => ({
     async insert(upload) {
-        const row = await db.one<UploadRow>(
+        const [row] = await prepared<UploadRow>(
+            db,
+            'flowctl_uploads_insert',
             `INSERT INTO uploads (id, account_id, filename, columns, row_count, size_bytes)
-             VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING *`,
+             VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING ${COLUMNS}`,
             [upload.id, upload.accountId, upload.filename, JSON.stringify(upload.columns), upload.rowCount, upload.sizeBytes]
         );
         return toRecord(row!);
     },
     async find(accountId, uploadId) {
-        const row = await db.one<UploadRow>('SELECT * FROM uploads WHERE id = $1 AND account_id = $2', [uploadId, accountId]);
+        const [row] = await prepared<UploadRow>(db, 'flowctl_uploads_find', `SELECT ${COLUMNS} FROM uploads WHERE id = $1 AND account_id = $2`, [uploadId, accountId]);
         return row ? toRecord(row) : null;
     },
     async list(accountId) {
-        const rows = await db.query<UploadRow>('SELECT * FROM uploads WHERE account_id = $1 ORDER BY created_at DESC, id DESC', [accountId]);
+        const rows = await prepared<UploadRow>(db, 'flowctl_uploads_list', `SELECT ${COLUMNS} FROM uploads WHERE account_id = $1 ORDER BY created_at DESC, id DESC`, [accountId]);
         return rows.map(toRecord);
     },
     async delete(accountId, uploadId) {
-        const rows = await db.query('DELETE FROM uploads WHERE id = $1 AND account_id = $2 RETURNING id', [uploadId, accountId]);
+        const rows = await prepared(db, 'flowctl_uploads_delete', 'DELETE FROM uploads WHERE id = $1 AND account_id = $2 RETURNING id', [uploadId, accountId]);
         return rows.length > 0;
     },
     async existing(accountId, uploadIds) {
@@ -68,7 +75,7 @@ export const uploadsStore = (db: Queryable): UploadsStore => ({
             return new Set();
         }
 
-        const rows = await db.query<{ id: string }>('SELECT id FROM uploads WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, uploadIds]);
+        const rows = await prepared<{ id: string }>(db, 'flowctl_uploads_existing', 'SELECT id FROM uploads WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, uploadIds]);
         return new Set(rows.map((row) => row.id));
     }
 });
