@@ -156,6 +156,24 @@ describe('runs: the AI node against an OpenAI-protocol server', () => {
         expect(stub.requests.slice(before).map((r) => r.body.model)).toEqual(['gpt-node', 'gpt-node']);
     });
 
+    it("never sends the server's key to a base URL an account chose without a key of its own", async () => {
+        const elsewhere = await startOpenAiStub();
+        try {
+            const other = await createAccount(t);
+            const otherApi = runsApi(t, other);
+            expect((await otherApi.call('PUT', '/api/account/settings', { ai: { baseUrl: elsewhere.baseUrl, model: 'gpt-account' } })).statusCode).toBe(200);
+            const before = stub.requests.length;
+            stub.queue({ content: JSON.stringify({ headline: 'Served by the server default', tags: [] }) });
+            const run = await otherApi.run(await otherApi.workflow(aiGraph(await otherApi.upload(CSV))));
+            expect(run.status).toBe('SUCCESS');
+            expect(elsewhere.requests).toHaveLength(0);
+            expect(stub.requests[before]!.headers.authorization).toBe('Bearer sk-server-default');
+            expect(stub.requests[before]!.body.model).toBe('gpt-account');
+        } finally {
+            await elsewhere.close();
+        }
+    });
+
     it("uses the account's key, base URL and model over the server's", async () => {
         const own = await startOpenAiStub();
         try {

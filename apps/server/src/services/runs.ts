@@ -2,10 +2,10 @@ import Boom from '@hapi/boom';
 
 import type { Context } from '../context.js';
 import { newId } from '../ids.js';
+import { encrypt } from '../secrets.js';
 import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
 import * as Store from '../store/runs.js';
 import { newWebhookSecret, webhookSecret } from './webhooks.js';
-import { encrypt } from '../secrets.js';
 
 export type RunStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
 const TERMINAL = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);

@@ -15,12 +15,14 @@ export const AI_MAX_RETRIES = 3;
 export const NO_KEY_MESSAGE =
     "no AI API key configured: set one with PUT /api/account/settings {ai:{apiKey}} or the server's OPENAI_API_KEY";
 
-/** Account settings win field by field; the server's defaults fill the gaps. */
-export const mergeAiSettings = (account: AiSettings | null, server: AiSettings): AiSettings => ({
-    apiKey: account?.apiKey ?? server.apiKey,
-    baseUrl: account?.baseUrl ?? server.baseUrl,
-    model: account?.model ?? server.model
-});
+/**
+ * The account's settings over the server's. Key and base URL go together: an account's base URL is
+ * used with the account's own key only, so the server's key is never sent where an account points.
+ */
+export const mergeAiSettings = (account: AiSettings | null, server: AiSettings): AiSettings => {
+    const endpoint = account?.apiKey ? { apiKey: account.apiKey, baseUrl: account.baseUrl } : { apiKey: server.apiKey, baseUrl: server.baseUrl };
+    return { ...endpoint, model: account?.model ?? server.model };
+};
 
 const snippet = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
