@@ -2,9 +2,11 @@ import Crypto from 'node:crypto';
 
 import Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 
 import type { Context } from '../context.js';
+import { rateLimitsStore } from '../store/rate-limits.js';
+import { type Consumed, createWindowCounter } from './window-counter.js';
 
 /**
  * Stricter buckets for the sign-in endpoints, keyed by client address and e-mail address so one
@@ -34,12 +36,13 @@ const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
 
 const TABLE = 'rate_limits';
 
-interface Outcome {
-    limit: number;
-    remaining: number;
-    resetMs: number;
-    blocked: boolean;
+interface Outcome extends Consumed {
     what: string;
+}
+
+interface Bucket {
+    points: number;
+    consume(key: string): Promise<Consumed>;
 }
 
 /**
@@ -68,64 +71,87 @@ export const clientKey = (address: string): string => {
 
 export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
     const { windowSeconds } = ctx.config.rateLimit;
+    const shared = ctx.config.databaseUrl ? rateLimitsStore(ctx.db) : undefined;
 
     /**
-     * Embedded: one process owns the database, so counting in memory is exact and costs no statement
-     * (the embedded store's statement rate is the API's bottleneck). PostgreSQL: counts live in an
-     * UNLOGGED table (migration 003) shared by every API process; if it fails, each process falls
-     * back to counting in memory rather than refusing or waving through everything.
+     * Every request passes the per-address and per-account counters, so they cost no statement of their
+     * own: they count in memory and, on PostgreSQL, share their counts with other API processes in
+     * batches (see window-counter.ts). Embedded, one process owns the database and memory is exact.
      */
-    const limiter = (keyPrefix: string, points: number, clearExpired = false): RateLimiterAbstract => {
-        const memory = new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds });
-        if (!ctx.config.databaseUrl) {
-            return memory;
-        }
-
-        return new RateLimiterPostgres({
-            storeClient: ctx.db.pool,
-            storeType: 'pool',
-            tableName: TABLE,
-            tableCreated: true,
-            clearExpiredByTimeout: clearExpired,
-            keyPrefix,
-            points,
-            duration: windowSeconds,
-            insuranceLimiter: memory
-        });
+    const counter = (keyPrefix: string, points: number): Bucket => {
+        const counts = createWindowCounter({ keyPrefix, points, windowMs: windowSeconds * 1000, store: shared, log: ctx.log });
+        server.ext('onPostStop', () => counts.flush());
+        return { points, consume: async (key) => counts.consume(key) };
     };
 
-    const perIp = { limiter: limiter('ip', ctx.config.rateLimit.perIp, true), points: ctx.config.rateLimit.perIp };
-    const perAccount = { limiter: limiter('acct', ctx.config.rateLimit.perAccount), points: ctx.config.rateLimit.perAccount };
-    const perAuth = Object.fromEntries(
-        Object.entries(AUTH_LIMITS).map(([bucket, { points }]) => [bucket, { limiter: limiter(`auth-${bucket}`, points), points }])
-    ) as Record<AuthBucket, { limiter: RateLimiterAbstract; points: number }>;
+    /**
+     * The sign-in buckets are few requests and guard passwords and codes, so they are exact across
+     * processes: rate-limiter-flexible with one upsert each, on the same table; if PostgreSQL fails,
+     * each process falls back to counting in memory rather than refusing or waving through everything.
+     */
+    const limiter = (keyPrefix: string, points: number): Bucket => {
+        const memory = new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds });
+        const flexible = ctx.config.databaseUrl
+            ? new RateLimiterPostgres({
+                  storeClient: ctx.db.pool,
+                  storeType: 'pool',
+                  tableName: TABLE,
+                  tableCreated: true,
+                  clearExpiredByTimeout: false,
+                  keyPrefix,
+                  points,
+                  duration: windowSeconds,
+                  insuranceLimiter: memory
+              })
+            : memory;
+        return {
+            points,
+            async consume(key) {
+                let res: RateLimiterRes;
+                let blocked = false;
+                try {
+                    res = await flexible.consume(key);
+                } catch (err) {
+                    if (!(err instanceof RateLimiterRes)) {
+                        throw err;
+                    }
+
+                    res = err;
+                    blocked = true;
+                }
+
+                return { limit: points, remaining: res.remainingPoints, resetMs: Math.max(res.msBeforeNext, 0), blocked };
+            }
+        };
+    };
+
+    const perIp = counter('ip', ctx.config.rateLimit.perIp);
+    const perAccount = counter('acct', ctx.config.rateLimit.perAccount);
+    const perAuth = Object.fromEntries(Object.entries(AUTH_LIMITS).map(([bucket, { points }]) => [bucket, limiter(`auth-${bucket}`, points)])) as Record<
+        AuthBucket,
+        Bucket
+    >;
 
     // The tightest outcome per request, for the RateLimit-* headers.
     const outcomes = new WeakMap<Hapi.Request, Outcome>();
 
-    const take = async (request: Hapi.Request, bucket: { limiter: RateLimiterAbstract; points: number }, key: string, what: string) => {
-        let res: RateLimiterRes;
-        let blocked = false;
+    const take = async (request: Hapi.Request, bucket: Bucket, key: string, what: string) => {
+        let consumed: Consumed;
         try {
-            res = await bucket.limiter.consume(key);
+            consumed = await bucket.consume(key);
         } catch (err) {
-            if (!(err instanceof RateLimiterRes)) {
-                // Only without an insurance limiter; never turn a counting fault into an outage.
-                ctx.log.warn({ err: (err as Error).message }, 'rate limiter unavailable; request let through');
-                return;
-            }
-
-            res = err;
-            blocked = true;
+            // Only without an insurance limiter; never turn a counting fault into an outage.
+            ctx.log.warn({ err: (err as Error).message }, 'rate limiter unavailable; request let through');
+            return;
         }
 
-        const outcome: Outcome = { limit: bucket.points, remaining: res.remainingPoints, resetMs: Math.max(res.msBeforeNext, 0), blocked, what };
+        const outcome: Outcome = { ...consumed, what };
         const previous = outcomes.get(request);
-        if (!previous || (!previous.blocked && (blocked || outcome.remaining < previous.remaining))) {
+        if (!previous || (!previous.blocked && (outcome.blocked || outcome.remaining < previous.remaining))) {
             outcomes.set(request, outcome);
         }
 
-        if (blocked) {
+        if (outcome.blocked) {
             const seconds = Math.max(1, Math.ceil(outcome.resetMs / 1000));
             const error = Boom.tooManyRequests(`Too many ${what}: at most ${bucket.points} per ${windowSeconds} s. Retry in ${seconds} s.`);
             error.output.headers['Retry-After'] = String(seconds);
