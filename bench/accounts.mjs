@@ -1,6 +1,7 @@
 // Log-in and authenticated-request throughput of the built server, on the embedded store and on
 // PostgreSQL. Log-in is dominated by scrypt by design; GET /api/auth/me shows the per-request cost of
 // auth (JWT check), rate limiting and one SELECT.
+import { createClient, expectStatus, forSeconds, pool } from './lib/load.mjs';
 import { createAccount, jsonRequest, startServer } from './lib/server.mjs';
 
 const LOGIN_SEQUENTIAL = 40;
@@ -17,42 +18,6 @@ const ME_CONCURRENCY = 16;
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
 
 const rate = (count, ms) => `${((count * 1000) / ms).toFixed(1)} req/s`;
-
-/** Runs `task(i)` `total` times, `concurrency` at a time; returns the elapsed ms. */
-const pool = async (total, concurrency, task) => {
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-            while (next < total) {
-                await task(next++);
-            }
-        })
-    );
-    return performance.now() - started;
-};
-
-/** Runs `task()` with `concurrency` workers for `seconds`; returns [count, elapsed ms]. */
-const forSeconds = async (seconds, concurrency, task) => {
-    let count = 0;
-    const started = performance.now();
-    const deadline = started + seconds * 1000;
-    await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-            while (performance.now() < deadline) {
-                await task();
-                count++;
-            }
-        })
-    );
-    return [count, performance.now() - started];
-};
-
-const expectStatus = (res, status, what) => {
-    if (res.status !== status) {
-        throw new Error(`${what} answered ${res.status}: ${res.text}`);
-    }
-};
 
 const bench = async (store) => {
     const server = await startServer({ store, env });
@@ -77,11 +42,13 @@ const bench = async (store) => {
         console.log(`${store}: POST /api/auth/login, ${LOGIN_CONCURRENCY} concurrent: ${rate(LOGIN_CONCURRENT, concurrent)}`);
 
         const { token } = accounts[0];
-        const me = async () => expectStatus(await jsonRequest(server, 'GET', '/api/auth/me', undefined, token), 200, 'me');
+        const client = createClient(ME_CONCURRENCY);
+        const me = async () => expectStatus(await client.request(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } }), 200, 'me');
         const [seqCount, seqMs] = await forSeconds(ME_SECONDS, 1, me);
         console.log(`${store}: GET /api/auth/me, sequential: ${rate(seqCount, seqMs)} (${((seqMs * 1000) / seqCount).toFixed(0)} µs each)`);
         const [conCount, conMs] = await forSeconds(ME_SECONDS, ME_CONCURRENCY, me);
         console.log(`${store}: GET /api/auth/me, ${ME_CONCURRENCY} concurrent: ${rate(conCount, conMs)}`);
+        client.close();
         console.log(`${store}: server RSS after the runs: ${(server.rssBytes() / 2 ** 20).toFixed(0)} MiB`);
     } finally {
         await server.stop();

@@ -1,8 +1,7 @@
 // Uploads and workflows through the built server, on the embedded store and on PostgreSQL:
 // CSV upload throughput and the server's memory while a 50 MB file streams in, then workflow
 // create and authenticated GET /api/workflows/{id} throughput.
-import Http from 'node:http';
-
+import { createClient, expectStatus, pool } from './lib/load.mjs';
 import { createAccount, startServer } from './lib/server.mjs';
 
 const TARGETS = {
@@ -21,6 +20,8 @@ const WARM_UP = 1000;
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
 
 const MB = 1024 * 1024;
+
+const { request, close: closeClient } = createClient(CONCURRENCY);
 
 /** A CSV of about `rows` rows, as a Buffer: the shape of a typical mailing list. */
 const makeCsv = (rows) => {
@@ -71,45 +72,6 @@ const peakRss = async (server, task) => {
     } finally {
         clearInterval(timer);
     }
-};
-
-/** Runs `task(i)` `total` times, `concurrency` at a time; returns the elapsed ms. */
-const pool = async (total, concurrency, task) => {
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-            while (next < total) {
-                await task(next++);
-            }
-        })
-    );
-    return performance.now() - started;
-};
-
-/**
- * Keep-alive requests through node:http, `CONCURRENCY` sockets. The client shares the machine's CPUs
- * with the server, and fetch() costs several times more CPU per request than this.
- */
-const agent = new Http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-const request = (url, { method = 'GET', headers = {}, body } = {}) =>
-    new Promise((resolve, reject) => {
-        const req = Http.request(url, { method, headers, agent }, (res) => {
-            const chunks = [];
-            res.on('data', (chunk) => chunks.push(chunk));
-            res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
-            res.on('error', reject);
-        });
-        req.on('error', reject);
-        req.end(body);
-    });
-
-const expectStatus = (res, status, what) => {
-    if (res.status !== status) {
-        throw new Error(`${what} answered ${res.status}: ${res.text}`);
-    }
-
-    return res.text ? JSON.parse(res.text) : null;
 };
 
 const verdict = (ok) => (ok ? 'ok' : 'MISSED');
@@ -208,5 +170,5 @@ for (const store of ['embedded', 'postgres']) {
     allMet = (await bench(store)) && allMet;
 }
 
-agent.destroy();
+closeClient();
 console.log(`${allMet ? 'all targets met' : 'some targets missed'} (${((performance.now() - started) / 1000).toFixed(0)} s)`);

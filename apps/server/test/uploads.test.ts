@@ -242,4 +242,31 @@ describe('uploads', () => {
         const retry = await t.request({ method: 'DELETE', url: `/api/uploads/${uploadId}`, headers: account.headers });
         expect(retry.statusCode).toBe(204);
     });
+
+    it('refuses to delete an upload that a run not yet finished will read, after its workflow stopped reading it', async () => {
+        // An API-only process: no worker takes the run, so it stays PENDING.
+        const api = await startTestServer({ config: { role: 'api' } });
+        try {
+            const owner = await createAccount(api);
+            const old = (await uploadCsv(api, owner, 'a\n1\n')).json.uploadId;
+            const next = (await uploadCsv(api, owner, 'a\n2\n')).json.uploadId;
+            const wf = await api.request({ method: 'POST', url: '/api/workflows', headers: owner.headers, payload: { name: 'Moves on', graph: readsUpload(old) } });
+            const run = await api.request({ method: 'POST', url: `/api/workflows/${wf.json.workflowId}/run`, headers: owner.headers });
+            expect(run.statusCode).toBe(202);
+            const patch = await api.request({ method: 'PATCH', url: `/api/workflows/${wf.json.workflowId}`, headers: owner.headers, payload: { graph: readsUpload(next) } });
+            expect(patch.statusCode).toBe(200);
+
+            const del = await api.request({ method: 'DELETE', url: `/api/uploads/${old}`, headers: owner.headers });
+            expect(del.statusCode).toBe(409);
+            expect(del.json.message).toBe(
+                `Upload '${old}' is read by unfinished run ${run.json.runId} (workflow ${wf.json.workflowId}): wait for them to finish or cancel them first.`
+            );
+
+            const cancel = await api.request({ method: 'POST', url: `/api/workflows/runs/${run.json.runId}/cancel`, headers: owner.headers });
+            expect(cancel.json.status).toBe('CANCELLED');
+            expect((await api.request({ method: 'DELETE', url: `/api/uploads/${old}`, headers: owner.headers })).statusCode).toBe(204);
+        } finally {
+            await api.close();
+        }
+    });
 });

@@ -104,7 +104,7 @@ export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] =>
             options: {
                 tags: ['api', 'uploads'],
                 description: 'Delete an upload and its bytes',
-                notes: 'Answers 409, naming them, while workflows of the account read the upload: runs would otherwise fail later.',
+                notes: 'Answers 409, naming them, while workflows of the account or runs not yet finished read the upload: they would otherwise fail later.',
                 validate: { params: uploadParams },
                 response: { status: { 204: Joi.any().empty() } }
             },

@@ -6,6 +6,7 @@ import type { Row } from '@flowctl/engine';
 
 import type { Context } from '../context.js';
 import { newId } from '../ids.js';
+import { unfinishedRunsReadingUpload } from '../store/runs.js';
 import { type UploadRecord, uploadsStore } from '../store/uploads.js';
 import { workflowsStore } from '../store/workflows.js';
 import { CsvInspector, readCsvRows } from './csv.js';
@@ -31,7 +32,7 @@ export interface UploadsService {
     create(accountId: string, file: IncomingFile): Promise<UploadView>;
     list(accountId: string): Promise<UploadView[]>;
     get(accountId: string, uploadId: string): Promise<UploadView>;
-    /** 409 while a workflow of the account reads the upload. */
+    /** 409 while a workflow of the account, or a run not yet finished, reads the upload. */
     remove(accountId: string, uploadId: string): Promise<void>;
     /** Every data row, each cell typed (numbers, booleans, null, strings). For DATA_SOURCE nodes. */
     readUploadRows(accountId: string, uploadId: string): Promise<Row[]>;
@@ -102,6 +103,13 @@ export const createUploadsService = (ctx: Context): UploadsService => {
             if (users.length > 0) {
                 const named = users.map((w) => `'${w.name}' (${w.id})`).join(', ');
                 throw Boom.conflict(`Upload '${uploadId}' is read by workflow${users.length > 1 ? 's' : ''} ${named}: point their DATA_SOURCE nodes elsewhere or delete them first.`);
+            }
+
+            // A run keeps the graph it was enqueued with, which may read the upload after the workflow stopped.
+            const runs = await unfinishedRunsReadingUpload(ctx.db, accountId, uploadId);
+            if (runs.length > 0) {
+                const named = runs.map((run) => `${run.id} (workflow ${run.workflow_id})`).join(', ');
+                throw Boom.conflict(`Upload '${uploadId}' is read by unfinished run${runs.length > 1 ? 's' : ''} ${named}: wait for them to finish or cancel them first.`);
             }
 
             if (!(await uploads.delete(accountId, uploadId))) {

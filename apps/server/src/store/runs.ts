@@ -178,6 +178,17 @@ export const handBackRun = async (db: Queryable, runId: string, workflowId: stri
     );
 };
 
+/** Runs of the account not yet finished whose graph snapshot reads the upload, oldest first. */
+export const unfinishedRunsReadingUpload = (db: Queryable, accountId: string, uploadId: string): Promise<{ id: string; workflow_id: string }[]> =>
+    prepared<{ id: string; workflow_id: string }>(
+        db,
+        'flowctl_runs_readingUpload',
+        `SELECT id, workflow_id FROM runs
+         WHERE account_id = $1 AND status IN ('PENDING', 'RUNNING') AND graph->'nodes' @> $2::jsonb
+         ORDER BY created_at, seq`,
+        [accountId, JSON.stringify([{ data: { uploadId } }])]
+    );
+
 export interface RunRow {
     id: string;
     workflow_id: string;

@@ -135,7 +135,7 @@ function comparison(operator: CompareOperator, left: FilterAst, right: FilterAst
 /** `field <op> 30`: the hot path. A string field compares numerically when it is numeric. */
 function fieldVersusNumber(name: string, operator: CompareOperator, k: number): FilterPredicate {
     const get = fieldGetter(name);
-    const test = numberTest(operator, k);
+    const test = comparisonTest(operator, k);
     // Values that are not comparable with a number satisfy only !=.
     const otherwise = operator === '!=';
     return (e) => {
@@ -149,7 +149,8 @@ function fieldVersusNumber(name: string, operator: CompareOperator, k: number): 
     };
 }
 
-function numberTest(operator: CompareOperator, k: number): (v: number) => boolean {
+/** `v <op> k` for two numbers or two strings (strings compare by code unit, as JavaScript does). */
+function comparisonTest<T extends number | string>(operator: CompareOperator, k: T): (v: T) => boolean {
     switch (operator) {
         case '==':
             return (v) => v === k;
@@ -170,8 +171,8 @@ function numberTest(operator: CompareOperator, k: number): (v: number) => boolea
 function fieldVersusString(name: string, operator: CompareOperator, k: string): FilterPredicate {
     const get = fieldGetter(name);
     const asNumber = numericValue(k);
-    const stringTest = stringTestFor(operator, k);
-    const numberTestForK = asNumber === null ? null : numberTest(operator, asNumber);
+    const stringTest = comparisonTest(operator, k);
+    const numberTestForK = asNumber === null ? null : comparisonTest(operator, asNumber);
     const otherwise = operator === '!=';
     return (e) => {
         const v = get(e);
@@ -179,21 +180,4 @@ function fieldVersusString(name: string, operator: CompareOperator, k: string): 
         if (typeof v === 'number' && numberTestForK !== null) return numberTestForK(v);
         return otherwise;
     };
-}
-
-function stringTestFor(operator: CompareOperator, k: string): (v: string) => boolean {
-    switch (operator) {
-        case '==':
-            return (v) => v === k;
-        case '!=':
-            return (v) => v !== k;
-        case '<':
-            return (v) => v < k;
-        case '>':
-            return (v) => v > k;
-        case '<=':
-            return (v) => v <= k;
-        case '>=':
-            return (v) => v >= k;
-    }
 }
