@@ -60,6 +60,7 @@ export interface TestServer {
     config: Config;
     testStore: TestStore;
     /** hapi's in-process request, with JSON parsed. */
+    // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies of every shape
     request(options: ServerInjectOptions): Promise<ServerInjectResponse & { json: any }>;
     close(): Promise<void>;
 }

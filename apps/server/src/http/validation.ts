@@ -14,7 +14,7 @@ export const badRequest = (message: string, details: ProblemDetail[]): Boom.Boom
     return error;
 };
 
-export const failValidation: Hapi.Lifecycle.Method = (request, _h, err) => {
+export const failValidation: Hapi.Lifecycle.Method = (_request, _h, err) => {
     const joiError = (err as Boom.Boom & { details?: Joi.ValidationErrorItem[] }) ?? {};
     const items = joiError.details ?? [];
     const details = items.map((item) => ({ path: item.path.join('.'), message: item.message.replace(/"/g, "'") }));
