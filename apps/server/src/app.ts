@@ -71,6 +71,9 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
     const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, { validateResponses: options.validateResponses ?? false });
     const worker: Worker | null = config.role === 'api' ? null : createWorker(ctx, runDeps(ctx, services));
 
+    // Housekeeping that needs no one to wait for it; stop() lets it finish before closing the store.
+    let housekeeping: Promise<void> = Promise.resolve();
+
     const app: App = {
         ctx,
         services,
@@ -84,11 +87,21 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
                 app.url = `http://${config.host}:${server.info.port}`;
                 log.info({ url: app.url, role: config.role, store: embedded ? 'embedded' : 'postgres' }, 'flowctl server listening');
             }
+
+            housekeeping = services.uploads.sweepOrphanBlobs().then(
+                (removed) => {
+                    if (removed > 0) {
+                        log.info({ removed }, 'removed upload bytes that no upload owned');
+                    }
+                },
+                (err: Error) => log.warn({ err: err.message }, 'could not look for upload bytes that no upload owns')
+            );
         },
         async stop() {
             // In-flight requests get up to 10 s to finish before connections are closed.
             await server?.stop({ timeout: 10_000 });
             await (worker ? worker.stop() : ctx.queue.close());
+            await housekeeping;
             ctx.mailer.close();
             await pool.end();
             await embedded?.stop();

@@ -39,6 +39,35 @@ const failingAfter = (good: Buffer): Readable =>
         })()
     );
 
+const HOUR = 60 * 60 * 1000;
+
+/** Makes a blob look `ms` older: its file's mtime, or its chunks' created_at when `filesDir` is null. */
+const backdateBlob = async (t: TestServer, filesDir: string | null, key: string, ms: number): Promise<void> => {
+    if (filesDir === null) {
+        await t.app.ctx.db.query(`UPDATE upload_chunks SET created_at = created_at - $2 * interval '1 millisecond' WHERE upload_id = $1`, [key, ms]);
+    } else {
+        const then = new Date(Date.now() - ms);
+        await Fs.utimes(Path.join(filesDir, key), then, then);
+    }
+};
+
+/** An owned upload and two orphans, one of them too young to be touched: only the old orphan goes. */
+const checkOrphanSweep = async (t: TestServer, filesDir: string | null) => {
+    const account = await createAccount(t);
+    const owned = (await uploadCsv(t, account, 'a\n1\n')).json.uploadId;
+    const orphan = `orphan_${Crypto.randomBytes(4).toString('hex')}`;
+    const youngOrphan = `${orphan}_young`;
+    await t.app.ctx.blobs.put(orphan, Readable.from([Buffer.from('a\n')]));
+    await t.app.ctx.blobs.put(youngOrphan, Readable.from([Buffer.from('a\n')]));
+    await backdateBlob(t, filesDir, owned, 2 * HOUR);
+    await backdateBlob(t, filesDir, orphan, 2 * HOUR);
+
+    expect(await t.app.services.uploads.sweepOrphanBlobs()).toBe(1);
+    await expect(readAll(t.app.ctx.blobs.get(orphan))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await readAll(t.app.ctx.blobs.get(youngOrphan))).toString()).toBe('a\n');
+    expect(await t.app.services.uploads.readUploadRows(account.accountId, owned)).toEqual([{ a: 1 }]);
+};
+
 describe('blob stores', () => {
     let t: TestServer;
     let stores: Record<'files' | 'postgres', BlobStore>;
@@ -59,6 +88,8 @@ describe('blob stores', () => {
         const names = await Fs.readdir(filesDir, { recursive: true }).catch(() => [] as string[]);
         return names.filter((name) => name.includes(key)).length;
     };
+
+    const backdate = (kind: 'files' | 'postgres', key: string, ms: number) => backdateBlob(t, kind === 'files' ? filesDir : null, key, ms);
 
     describe.each(['files', 'postgres'] as const)('%s', (kind) => {
         it('round-trips a multi-chunk blob byte for byte', async () => {
@@ -95,10 +126,32 @@ describe('blob stores', () => {
             await expect(readAll(stores[kind].get(key))).rejects.toMatchObject({ code: 'ENOENT' });
         });
 
+        it('lists the keys stored before a time', async () => {
+            const old = `blob_${kind}_old`;
+            const young = `blob_${kind}_young`;
+            await stores[kind].put(old, Readable.from([Buffer.from('a\n')]));
+            await stores[kind].put(young, Readable.from([Buffer.from('a\n')]));
+            await backdate(kind, old, 2 * HOUR);
+
+            const keys = await stores[kind].keysStoredBefore(Date.now() - HOUR);
+            expect(keys).toContain(old);
+            expect(keys).not.toContain(young);
+        });
+
         it('refuses keys that could name another path', async () => {
             await expect(stores[kind].put('../escape', Readable.from([]))).rejects.toThrow("Invalid blob key '../escape'");
         });
     });
+});
+
+describe('orphan upload bytes', () => {
+    let t: TestServer;
+    beforeAll(async () => {
+        t = await startTestServer();
+    });
+    afterAll(() => t.close());
+
+    it('are removed when older than an hour and owned by no upload', () => checkOrphanSweep(t, Path.join(t.config.dataDir, 'uploads')));
 });
 
 describe('BLOB_STORE configuration', () => {
@@ -141,5 +194,7 @@ if (store === 'postgres') {
             expect(rejected.status).toBe(400);
             expect((await t.app.ctx.db.query('SELECT DISTINCT upload_id FROM upload_chunks')).length).toBe(1);
         });
+
+        it('removes chunks older than an hour that no upload owns', () => checkOrphanSweep(t, null));
     });
 }

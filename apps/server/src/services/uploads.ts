@@ -36,7 +36,16 @@ export interface UploadsService {
     remove(accountId: string, uploadId: string): Promise<void>;
     /** Every data row, each cell typed (numbers, booleans, null, strings). For DATA_SOURCE nodes. */
     readUploadRows(accountId: string, uploadId: string): Promise<Row[]>;
+    /**
+     * Removes stored bytes that no upload owns: left when a process died between storing an upload's
+     * bytes and recording it, or when removing a deleted upload's bytes failed. Returns how many.
+     */
+    sweepOrphanBlobs(): Promise<number>;
 }
+
+// Younger bytes may belong to an upload still being recorded, possibly by another process.
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+const SWEEP_BATCH = 1000;
 
 const MAX_FILENAME_LENGTH = 255;
 
@@ -134,6 +143,20 @@ export const createUploadsService = (ctx: Context): UploadsService => {
 
                 throw err;
             }
+        },
+        async sweepOrphanBlobs() {
+            const keys = await blobs.keysStoredBefore(Date.now() - ORPHAN_GRACE_MS);
+            let removed = 0;
+            for (let start = 0; start < keys.length; start += SWEEP_BATCH) {
+                const batch = keys.slice(start, start + SWEEP_BATCH);
+                const owned = await uploads.existingInAnyAccount(batch);
+                for (const key of batch.filter((k) => !owned.has(k))) {
+                    await blobs.delete(key);
+                    removed += 1;
+                }
+            }
+
+            return removed;
         }
     };
 };

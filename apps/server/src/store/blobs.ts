@@ -16,6 +16,8 @@ export interface BlobStore {
     get(key: string): Readable;
     /** Removes the blob; a missing one is not an error. */
     delete(key: string): Promise<void>;
+    /** Keys of the blobs stored before `cutoff` (epoch ms). */
+    keysStoredBefore(cutoff: number): Promise<string[]>;
 }
 
 /** Chunk size in upload_chunks: big enough that a 50 MiB file is 50 statements, small enough to stream. */
@@ -24,9 +26,11 @@ export const PG_CHUNK_BYTES = 1024 * 1024;
 // Partial files older than this were left by a crashed process, not by an upload still in flight.
 const STALE_PARTIAL_MS = 60 * 60 * 1000;
 
+// Keys become file names: nothing that could climb out of the directory.
+const KEY = /^[\w-]{1,128}$/;
+
 const assertKey = (key: string): void => {
-    // Keys become file names: nothing that could climb out of the directory.
-    if (!/^[\w-]{1,128}$/.test(key)) {
+    if (!KEY.test(key)) {
         throw new Error(`Invalid blob key '${key}'`);
     }
 };
@@ -102,6 +106,26 @@ export const createFileBlobStore = (dir: string): BlobStore => {
         },
         async delete(key) {
             await FsP.rm(pathOf(key), { force: true });
+        },
+        async keysStoredBefore(cutoff) {
+            const entries = await FsP.readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+                if (err.code === 'ENOENT') {
+                    return [];
+                }
+
+                throw err;
+            });
+            const keys = [];
+            for (const entry of entries) {
+                if (entry.isFile() && KEY.test(entry.name)) {
+                    const stat = await FsP.stat(Path.join(dir, entry.name)).catch(() => null);
+                    if (stat && stat.mtimeMs < cutoff) {
+                        keys.push(entry.name);
+                    }
+                }
+            }
+
+            return keys;
         }
     };
 };
@@ -178,6 +202,10 @@ export const createPgBlobStore = (db: Db): BlobStore => ({
     async delete(key) {
         assertKey(key);
         await db.query('DELETE FROM upload_chunks WHERE upload_id = $1', [key]);
+    },
+    async keysStoredBefore(cutoff) {
+        const rows = await db.query<{ upload_id: string }>('SELECT upload_id FROM upload_chunks WHERE seq = 0 AND created_at < to_timestamp($1 / 1000.0)', [cutoff]);
+        return rows.map((row) => row.upload_id);
     }
 });
 

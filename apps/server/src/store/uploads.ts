@@ -45,6 +45,8 @@ export interface UploadsStore {
     delete(accountId: string, uploadId: string): Promise<boolean>;
     /** Which of `uploadIds` exist and belong to the account. */
     existing(accountId: string, uploadIds: string[]): Promise<Set<string>>;
+    /** Which of `uploadIds` exist, whatever their account: for housekeeping only. */
+    existingInAnyAccount(uploadIds: string[]): Promise<Set<string>>;
 }
 
 export const uploadsStore = (db: Queryable): UploadsStore => ({
@@ -76,6 +78,10 @@ export const uploadsStore = (db: Queryable): UploadsStore => ({
         }
 
         const rows = await prepared<{ id: string }>(db, 'flowctl_uploads_existing', 'SELECT id FROM uploads WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, uploadIds]);
+        return new Set(rows.map((row) => row.id));
+    },
+    async existingInAnyAccount(uploadIds) {
+        const rows = await db.query<{ id: string }>('SELECT id FROM uploads WHERE id = ANY($1::text[])', [uploadIds]);
         return new Set(rows.map((row) => row.id));
     }
 });
