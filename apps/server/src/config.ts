@@ -28,7 +28,21 @@ export interface Config {
     rateLimit: { perAccount: number; perIp: number; windowSeconds: number };
     /** Public address of this server, used in links (OAuth redirect, Link headers are relative). */
     publicUrl: string | null;
+    /** Whether webhooks and accounts' AI base URLs may reach loopback and private addresses (see outbound.ts). */
+    allowPrivateNetwork: boolean;
 }
+
+const flag = (name: string, raw: string | undefined): boolean => {
+    if (raw === undefined || raw === '' || /^(false|0|no)$/i.test(raw)) {
+        return false;
+    }
+
+    if (/^(true|1|yes)$/i.test(raw)) {
+        return true;
+    }
+
+    throw new Error(`${name} must be true or false, got '${raw}'`);
+};
 
 const positiveInt = (name: string, raw: string | undefined, fallback: number): number => {
     if (raw === undefined || raw === '') {
@@ -86,7 +100,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             perIp: positiveInt('RATE_LIMIT_PER_IP', env.RATE_LIMIT_PER_IP, 2400),
             windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60)
         },
-        publicUrl: optional(env.PUBLIC_URL)
+        publicUrl: optional(env.PUBLIC_URL),
+        allowPrivateNetwork: flag('ALLOW_PRIVATE_NETWORK', env.ALLOW_PRIVATE_NETWORK)
     };
 
     return { ...config, ...overrides };

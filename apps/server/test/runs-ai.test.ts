@@ -44,7 +44,8 @@ describe('runs: the AI node against an OpenAI-protocol server', () => {
     let uploadId: string;
     beforeAll(async () => {
         stub = await startOpenAiStub();
-        t = await startTestServer({ config: { ai: { apiKey: 'sk-server-default', baseUrl: stub.baseUrl, model: 'gpt-server-default' } } });
+        // Accounts point their base URL at the stub, on loopback.
+        t = await startTestServer({ config: { ai: { apiKey: 'sk-server-default', baseUrl: stub.baseUrl, model: 'gpt-server-default' }, allowPrivateNetwork: true } });
         account = await createAccount(t);
         api = runsApi(t, account);
         uploadId = await api.upload(CSV);
@@ -208,5 +209,42 @@ describe('runs: the AI node without any key', () => {
             "no AI API key configured: set one with PUT /api/account/settings {ai:{apiKey}} or the server's OPENAI_API_KEY"
         );
         expect(api.node(run, 'send').status).toBe('SKIPPED');
+    });
+});
+
+describe('runs: AI endpoints on private addresses, with the default ALLOW_PRIVATE_NETWORK=false', () => {
+    let stub: OpenAiStub;
+    let t: TestServer;
+    beforeAll(async () => {
+        stub = await startOpenAiStub();
+        t = await startTestServer({ config: { ai: { apiKey: 'sk-server-default', baseUrl: stub.baseUrl, model: null } } });
+    });
+    afterAll(async () => {
+        await t.close();
+        await stub.close();
+    });
+
+    it("still calls the server's own OPENAI_BASE_URL on loopback", async () => {
+        const api = runsApi(t, await createAccount(t));
+        stub.queue({ content: JSON.stringify({ headline: 'Local model', tags: [] }) });
+        const run = await api.run(await api.workflow(aiGraph(await api.upload(CSV))));
+        expect(run.status).toBe('SUCCESS');
+    });
+
+    it("refuses an account's base URL on a private address: a literal when saved, a name when it resolves", async () => {
+        const api = runsApi(t, await createAccount(t));
+        const literal = await api.call('PUT', '/api/account/settings', { ai: { apiKey: 'sk-account-0123456789', baseUrl: stub.baseUrl } });
+        expect(literal.statusCode).toBe(400);
+        expect(literal.json.details).toEqual([{ path: 'ai.baseUrl', message: expect.stringMatching(/^127\.0\.0\.1 is a private or local address/) }]);
+
+        const byName = stub.baseUrl.replace('127.0.0.1', 'localhost');
+        expect((await api.call('PUT', '/api/account/settings', { ai: { apiKey: 'sk-account-0123456789', baseUrl: byName } })).statusCode).toBe(200);
+        const before = stub.requests.length;
+        const run = await api.run(await api.workflow(aiGraph(await api.upload(CSV))));
+        expect(run.status).toBe('FAILED');
+        expect(api.node(run, 'summarize').error).toMatch(
+            /^could not reach the language-model endpoint http:\/\/localhost:\d+\/v1: localhost is a private or local address \((127\.0\.0\.1|::1)\); set ALLOW_PRIVATE_NETWORK=true on the server to allow it$/
+        );
+        expect(stub.requests).toHaveLength(before);
     });
 });

@@ -1,8 +1,9 @@
 import Crypto from 'node:crypto';
 import Http from 'node:http';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { deliverWebhook } from '../src/worker/webhooks.js';
 import { createAccount, type TestAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { runsApi } from './run-fixtures.js';
@@ -18,7 +19,8 @@ describe('runs: reading, listing, paging and webhooks over HTTP', () => {
     let api: ReturnType<typeof runsApi>;
     beforeAll(async () => {
         // A short lease makes Agenda poll often, so a webhook retry runs within a second or two.
-        t = await startTestServer({ config: { runLeaseMs: 2000 } });
+        // The webhook receivers listen on loopback.
+        t = await startTestServer({ config: { runLeaseMs: 2000, allowPrivateNetwork: true } });
         account = await createAccount(t);
         api = runsApi(t, account);
     });
@@ -187,6 +189,37 @@ describe('runs: reading, listing, paging and webhooks over HTTP', () => {
             const rotated = await api.call('POST', `/api/workflows/${workflowId}/webhook-secret`);
             expect(rotated.json.webhookSecret).not.toBe(secret.json.webhookSecret);
             expect((await api.call('GET', `/api/workflows/${workflowId}/webhook-secret`)).json.webhookSecret).toBe(rotated.json.webhookSecret);
+        } finally {
+            hook.closeAllConnections();
+            await new Promise<void>((resolve) => hook.close(() => resolve()));
+        }
+    });
+
+    it('does not deliver, nor retry, a webhook whose name resolves to a private address when the server does not allow it', async () => {
+        let received = 0;
+        const hook = Http.createServer((_req, res) => {
+            received += 1;
+            res.writeHead(204);
+            res.end();
+        });
+        await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+        try {
+            // By name: a literal private address would already be refused when saved.
+            const webhookUrl = `http://localhost:${(hook.address() as { port: number }).port}/hook`;
+            const run = await api.run(await api.workflow(trigger, { webhookUrl }));
+            await vi.waitFor(() => expect(received).toBe(1), { timeout: 15_000 });
+
+            const warnings: unknown[] = [];
+            const log = { warn: (fields: unknown, message: string) => warnings.push({ fields, message }) } as never;
+            const env = { db: t.app.ctx.db, encryptionKey: t.app.ctx.secrets.encryptionKey, log, allowPrivateNetwork: false };
+            await expect(deliverWebhook(env, run.runId, 1)).resolves.toBeUndefined();
+            expect(received).toBe(1);
+            expect(warnings).toEqual([
+                {
+                    fields: { runId: run.runId, workflowId: run.workflowId, err: expect.stringMatching(/^localhost is a private or local address \((127\.0\.0\.1|::1)\)/) },
+                    message: 'webhook not sent'
+                }
+            ]);
         } finally {
             hook.closeAllConnections();
             await new Promise<void>((resolve) => hook.close(() => resolve()));

@@ -25,9 +25,9 @@ describe('account settings', () => {
     it('keeps the key write-only and encrypted at rest, and hands it decrypted to the run worker', async () => {
         const { accountId, headers } = await createAccount(t);
         const apiKey = 'sk-test-0123456789abcdefWXYZ';
-        const res = await put(headers, { ai: { apiKey, baseUrl: 'http://127.0.0.1:9999/v1', model: 'gpt-test' } });
+        const res = await put(headers, { ai: { apiKey, baseUrl: 'http://models.example.test:9999/v1', model: 'gpt-test' } });
         expect(res.statusCode).toBe(200);
-        expect(res.json).toEqual({ ai: { apiKeySet: true, apiKeyLast4: 'WXYZ', baseUrl: 'http://127.0.0.1:9999/v1', model: 'gpt-test' } });
+        expect(res.json).toEqual({ ai: { apiKeySet: true, apiKeyLast4: 'WXYZ', baseUrl: 'http://models.example.test:9999/v1', model: 'gpt-test' } });
         expect(res.payload).not.toContain(apiKey);
         expect((await get(headers)).json).toEqual(res.json);
 
@@ -36,7 +36,7 @@ describe('account settings', () => {
         expect(sealed).not.toContain(apiKey);
         expect(sealed).not.toContain(Buffer.from(apiKey).toString('base64'));
 
-        expect(await t.app.services.accounts.getAiSettings(accountId)).toEqual({ apiKey, baseUrl: 'http://127.0.0.1:9999/v1', model: 'gpt-test' });
+        expect(await t.app.services.accounts.getAiSettings(accountId)).toEqual({ apiKey, baseUrl: 'http://models.example.test:9999/v1', model: 'gpt-test' });
     });
 
     it('leaves out fields unchanged and clears those sent as null', async () => {

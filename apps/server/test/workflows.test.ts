@@ -79,12 +79,26 @@ describe('workflows', () => {
         expect(renamed.json).toMatchObject({ id: workflowId, name: 'After', graph: triggerOnly(), createdAt });
         expect(Date.parse(renamed.json.updatedAt)).toBeGreaterThanOrEqual(Date.parse(createdAt));
 
-        const regraphed = await call('PATCH', `/api/workflows/${workflowId}`, { graph: readsUpload(uploadId), webhookUrl: 'http://127.0.0.1:9/hook' });
-        expect(regraphed.json).toMatchObject({ name: 'After', graph: readsUpload(uploadId), webhookUrl: 'http://127.0.0.1:9/hook' });
+        const regraphed = await call('PATCH', `/api/workflows/${workflowId}`, { graph: readsUpload(uploadId), webhookUrl: 'http://hooks.example.test:9/hook' });
+        expect(regraphed.json).toMatchObject({ name: 'After', graph: readsUpload(uploadId), webhookUrl: 'http://hooks.example.test:9/hook' });
 
         const unhooked = await call('PATCH', `/api/workflows/${workflowId}`, { webhookUrl: null });
         expect(unhooked.json).not.toHaveProperty('webhookUrl');
         expect((await call('GET', `/api/workflows/${workflowId}`)).json).toEqual(unhooked.json);
+    });
+
+    it('refuses a webhook on a loopback or private address unless the server allows it', async () => {
+        const { workflowId } = await create('Local hook');
+        for (const webhookUrl of ['http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'https://10.1.2.3/hook', 'http://169.254.169.254/latest']) {
+            const res = await call('PATCH', `/api/workflows/${workflowId}`, { webhookUrl });
+            expect(res.statusCode, webhookUrl).toBe(400);
+            expect(res.json.message).toMatch(/^Invalid webhookUrl: .+ is a private or local address \(.+\); set ALLOW_PRIVATE_NETWORK=true on the server to allow it$/);
+            expect(res.json.details).toEqual([{ path: 'webhookUrl', message: expect.stringContaining('ALLOW_PRIVATE_NETWORK') }]);
+        }
+
+        const created = await call('POST', '/api/workflows', { name: 'Local hook', graph: triggerOnly(), webhookUrl: 'http://192.168.1.5/hook' });
+        expect(created.statusCode).toBe(400);
+        expect((await call('GET', `/api/workflows/${workflowId}`)).json).not.toHaveProperty('webhookUrl');
     });
 
     it('validates a patched graph like a new one and leaves the workflow unchanged on error', async () => {

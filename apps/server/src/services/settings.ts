@@ -1,6 +1,8 @@
 import Boom from '@hapi/boom';
 
 import type { Context } from '../context.js';
+import { badRequest } from '../http/validation.js';
+import { refusedTarget } from '../outbound.js';
 import { decrypt, encrypt } from '../secrets.js';
 import * as Store from '../store/accounts.js';
 
@@ -69,6 +71,11 @@ export const createSettingsService = (ctx: Context, now: () => Date): SettingsSe
 
         async updateSettings(accountId, change) {
             const ai = change.ai ?? {};
+            const refused = refusedTarget(ai.baseUrl, ctx.config.allowPrivateNetwork);
+            if (refused) {
+                throw badRequest(`Invalid ai.baseUrl: ${refused}`, [{ path: 'ai.baseUrl', message: refused }]);
+            }
+
             const row = await Store.updateAiSettings(
                 ctx.db,
                 accountId,

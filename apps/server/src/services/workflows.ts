@@ -4,6 +4,7 @@ import { type Graph, validateGraph } from '@flowctl/engine';
 import type { Context } from '../context.js';
 import { badRequest, type ProblemDetail } from '../http/validation.js';
 import { newId } from '../ids.js';
+import { refusedTarget } from '../outbound.js';
 import { uploadsStore } from '../store/uploads.js';
 import { type WorkflowChanges, type WorkflowRecord, workflowsStore } from '../store/workflows.js';
 
@@ -79,8 +80,16 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
         return graph as Graph;
     };
 
+    const checkWebhookUrl = (url: string | null | undefined): void => {
+        const refused = refusedTarget(url, ctx.config.allowPrivateNetwork);
+        if (refused) {
+            throw badRequest(`Invalid webhookUrl: ${refused}`, [{ path: 'webhookUrl', message: refused }]);
+        }
+    };
+
     return {
         async create(accountId, input) {
+            checkWebhookUrl(input.webhookUrl);
             const graph = await checkGraph(accountId, input.graph);
             return await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
         },
@@ -106,6 +115,7 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
             }
 
             if (input.webhookUrl !== undefined) {
+                checkWebhookUrl(input.webhookUrl);
                 changes.webhookUrl = input.webhookUrl;
             }
 

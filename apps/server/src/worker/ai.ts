@@ -1,10 +1,17 @@
 import type { AiRequest } from '@flowctl/engine';
 import OpenAI from 'openai';
 
+import { outboundFetch, privateAddressRefusal } from '../outbound.js';
+
 export interface AiSettings {
     apiKey: string | null;
     baseUrl: string | null;
     model: string | null;
+}
+
+/** Settings to call with, and the fetch that an account-chosen base URL must go through. */
+export interface AiEndpoint extends AiSettings {
+    fetch?: typeof fetch;
 }
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -18,10 +25,16 @@ export const NO_KEY_MESSAGE =
 /**
  * The account's settings over the server's. Key and base URL go together: an account's base URL is
  * used with the account's own key only, so the server's key is never sent where an account points.
+ * An account's base URL reaches private addresses only with ALLOW_PRIVATE_NETWORK; the server's own
+ * (OPENAI_BASE_URL, say a model served on this machine) always may.
  */
-export const mergeAiSettings = (account: AiSettings | null, server: AiSettings): AiSettings => {
-    const endpoint = account?.apiKey ? { apiKey: account.apiKey, baseUrl: account.baseUrl } : { apiKey: server.apiKey, baseUrl: server.baseUrl };
-    return { ...endpoint, model: account?.model ?? server.model };
+export const mergeAiSettings = (account: AiSettings | null, server: AiSettings, allowPrivateNetwork: boolean): AiEndpoint => {
+    const model = account?.model ?? server.model;
+    if (account?.apiKey) {
+        return { apiKey: account.apiKey, baseUrl: account.baseUrl, model, ...(account.baseUrl ? { fetch: outboundFetch(allowPrivateNetwork) } : {}) };
+    }
+
+    return { apiKey: server.apiKey, baseUrl: server.baseUrl, model };
 };
 
 const snippet = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
@@ -37,7 +50,7 @@ const describe = (err: unknown, baseUrl: string): Error => {
     }
 
     if (err instanceof OpenAI.APIConnectionError) {
-        return new Error(`could not reach the language-model endpoint ${baseUrl}: ${err.message}`);
+        return new Error(`could not reach the language-model endpoint ${baseUrl}: ${privateAddressRefusal(err)?.message ?? err.message}`);
     }
 
     if (err instanceof OpenAI.APIError) {
@@ -52,7 +65,7 @@ const describe = (err: unknown, baseUrl: string): Error => {
  * One chat completion with structured output. Returns the reply parsed from JSON; the engine checks
  * it against the declared outputs.
  */
-export const complete = async (settings: AiSettings, request: AiRequest, signal: AbortSignal): Promise<unknown> => {
+export const complete = async (settings: AiEndpoint, request: AiRequest, signal: AbortSignal): Promise<unknown> => {
     if (!settings.apiKey) {
         throw new Error(NO_KEY_MESSAGE);
     }
@@ -61,7 +74,8 @@ export const complete = async (settings: AiSettings, request: AiRequest, signal:
         apiKey: settings.apiKey,
         baseURL: settings.baseUrl ?? undefined,
         timeout: AI_TIMEOUT_MS,
-        maxRetries: AI_MAX_RETRIES
+        maxRetries: AI_MAX_RETRIES,
+        ...(settings.fetch ? { fetch: settings.fetch } : {})
     });
     const messages: OpenAI.ChatCompletionMessageParam[] = [];
     if (request.system) {

@@ -6,5 +6,5 @@ import type { RunDeps } from './ports.js';
 /** The worker's view of the services: upload rows and AI settings (the account's over the server's). */
 export const runDeps = (ctx: Context, services: Services): RunDeps => ({
     readUploadRows: (accountId, uploadId) => services.uploads.readUploadRows(accountId, uploadId),
-    aiSettings: async (accountId) => mergeAiSettings(await services.accounts.getAiSettings(accountId), ctx.config.ai)
+    aiSettings: async (accountId) => mergeAiSettings(await services.accounts.getAiSettings(accountId), ctx.config.ai, ctx.config.allowPrivateNetwork)
 });

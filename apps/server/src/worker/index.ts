@@ -99,7 +99,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                 async (job: Job<{ runId?: unknown }>) => {
                     const runId = job.attrs.data?.runId;
                     if (typeof runId === 'string') {
-                        await deliverWebhook({ db, encryptionKey: ctx.secrets.encryptionKey, log }, runId, (job.attrs.failCount ?? 0) + 1);
+                        await deliverWebhook({ db, encryptionKey: ctx.secrets.encryptionKey, log, allowPrivateNetwork: ctx.config.allowPrivateNetwork }, runId, (job.attrs.failCount ?? 0) + 1);
                     }
                 },
                 { concurrency: WEBHOOK_CONCURRENCY, lockLifetime: 60_000, backoff: webhookBackoff }

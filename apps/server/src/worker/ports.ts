@@ -4,14 +4,14 @@ import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';
 import type { Queryable } from '../store/db.js';
 import { deliveredIndexes, recordDelivery } from '../store/deliveries.js';
-import { type AiSettings, complete } from './ai.js';
+import { type AiEndpoint, complete } from './ai.js';
 import type { Lease } from './lease.js';
 
 /** What the worker needs from the rest of the server, so it does not depend on how services are built. */
 export interface RunDeps {
     readUploadRows(accountId: string, uploadId: string): Promise<Row[]>;
     /** The account's AI settings merged with the server's defaults. */
-    aiSettings(accountId: string): Promise<AiSettings>;
+    aiSettings(accountId: string): Promise<AiEndpoint>;
 }
 
 export interface PortsEnv {
@@ -53,7 +53,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     /** The record of the last accepted e-mail; it rejects if the write failed. */
     let recorded: Promise<void> = Promise.resolve();
     const sent = new Map<string, number>();
-    let settings: Promise<AiSettings> | null = null;
+    let settings: Promise<AiEndpoint> | null = null;
 
     const deliveredFor = (nodeId: string): Promise<Set<number>> => {
         let set = delivered.get(nodeId);

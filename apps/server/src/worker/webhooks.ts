@@ -1,6 +1,7 @@
 import type { BackoffStrategy } from 'agenda';
 import type { Logger } from 'pino';
 
+import { outboundFetch, privateAddressRefusal } from '../outbound.js';
 import { signWebhook, webhookSecret } from '../services/webhooks.js';
 import type { Queryable } from '../store/db.js';
 import { getWebhookRun } from '../store/runs.js';
@@ -15,6 +16,7 @@ export interface WebhookEnv {
     db: Queryable;
     encryptionKey: Buffer;
     log: Logger;
+    allowPrivateNetwork: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export const deliverWebhook = async (env: WebhookEnv, runId: string, attempt: nu
     });
     let status: number;
     try {
-        const res = await fetch(run.webhook_url, {
+        const res = await outboundFetch(env.allowPrivateNetwork)(run.webhook_url, {
             method: 'POST',
             headers: {
                 'content-type': 'application/json',
@@ -55,6 +57,13 @@ export const deliverWebhook = async (env: WebhookEnv, runId: string, attempt: nu
         status = res.status;
         await res.body?.cancel();
     } catch (err) {
+        const refused = privateAddressRefusal(err);
+        if (refused) {
+            // Retrying cannot help: the address is refused until the server's setting changes.
+            env.log.warn({ runId, workflowId: run.workflow_id, err: refused.message }, 'webhook not sent');
+            return;
+        }
+
         env.log.warn({ runId, attempt, err: (err as Error).message }, 'webhook delivery failed; retrying later');
         throw err;
     }
