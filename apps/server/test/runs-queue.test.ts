@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createAccount } from './fixtures.js';
 import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, store, type TestServer } from './harness.js';
 import { type OpenAiStub, startOpenAiStub } from './openai-stub.js';
 import { ms, newsletter, runsApi } from './run-fixtures.js';
 
@@ -127,5 +127,64 @@ describe('runs: queueing, ordering and cancellation', () => {
         expect(run.result.emailsSent).toBe(3);
         expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', error: 'run cancelled after 3 of 10 e-mails (3 sent)', output: { emailsSent: 3 } });
         expect(smtp.accepted.slice(acceptedBefore).map((m) => m.to)).toEqual(['p0@cancel.example.test', 'p1@cancel.example.test', 'p2@cancel.example.test']);
+    });
+});
+
+// Only a real PostgreSQL server is shared by several processes; the embedded store has one owner.
+if (store === 'postgres') describe('runs across processes on one PostgreSQL', () => {
+    const LEASE_MS = 900;
+    let smtp: GatedSmtp;
+    let worker: TestServer;
+    let api: TestServer;
+    beforeAll(async () => {
+        smtp = await startGatedSmtp();
+        worker = await startTestServer({ config: { role: 'worker', smtpUrl: smtp.url, runLeaseMs: LEASE_MS } });
+        // Same database and data directory (so the same token secret), no worker of its own.
+        api = await startTestServer({ testStore: worker.testStore, config: { role: 'api', runLeaseMs: LEASE_MS } });
+    });
+    afterAll(async () => {
+        await api?.close();
+        await worker?.close();
+        await smtp?.close();
+    });
+
+    /** The lease's expiry, which each renewal moves to now() + LEASE_MS. */
+    const leaseExpiry = async (workflowId: string): Promise<number> => {
+        const row = await api.app.ctx.db.one<{ expires_at: Date }>('SELECT expires_at FROM workflow_leases WHERE workflow_id = $1', [workflowId]);
+        return row ? row.expires_at.getTime() : 0;
+    };
+
+    it('runs what an API process enqueues, and a cancel sent to it stops the run in the worker process', async () => {
+        const calls = runsApi(api, await createAccount(api));
+        const csv = ['name,email,age,city', ...Array.from({ length: 5 }, (_, i) => `P${i},p${i}@cross.example.test,${30 + i},Braga`)].join('\n');
+        const workflowId = await calls.workflow(newsletter(await calls.upload(csv), 'age > 0'));
+
+        const second = smtp.holdAt(smtp.accepted.length + 2);
+        const runId = await calls.enqueue(workflowId);
+        const held = await second;
+        expect(api.app.ctx.queue.local.get(runId)).toBeUndefined();
+
+        const cancel = await calls.call('POST', `/api/workflows/runs/${runId}/cancel`);
+        expect(cancel.statusCode).toBe(202);
+        const requestedAt = Date.parse(cancel.json.cancelRequestedAt);
+
+        // The worker learns of the cancel from its lease heartbeat: wait for a renewal sent after the
+        // cancel, then for the next one, which starts only once the first one's answer was handled.
+        let seen = 0;
+        await vi.waitFor(
+            async () => {
+                seen = await leaseExpiry(workflowId);
+                expect(seen - LEASE_MS).toBeGreaterThan(requestedAt + 20);
+            },
+            { timeout: 10_000, interval: 20 }
+        );
+        await vi.waitFor(async () => expect(await leaseExpiry(workflowId)).toBeGreaterThan(seen), { timeout: 10_000, interval: 20 });
+        held.answer(true);
+
+        const run = await calls.waitFor(runId);
+        expect(run.status).toBe('CANCELLED');
+        expect(run.result.emailsSent).toBe(2);
+        expect(calls.node(run, 'send')).toMatchObject({ status: 'FAILED', error: 'run cancelled after 2 of 5 e-mails (2 sent)' });
+        expect(smtp.accepted.map((m) => m.to)).toEqual(['p0@cross.example.test', 'p1@cross.example.test']);
     });
 });
