@@ -2,7 +2,7 @@ import Crypto from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/http/auth.js';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/services/tokens.js';
 import { createAccountsService } from '../src/services/accounts.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { accountsWith, bearer, freshEmail, mailsTo, otpFor, register, signUp } from './sign-up.js';

@@ -1,6 +1,6 @@
 import Crypto from 'node:crypto';
 
-import { issueAccessToken } from '../src/http/auth.js';
+import { issueAccessToken } from '../src/services/tokens.js';
 import { newId } from '../src/ids.js';
 import type { TestServer } from './harness.js';
 

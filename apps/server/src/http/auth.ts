@@ -1,9 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 import Jwt from '@hapi/jwt';
 
-export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
-export const TOKEN_AUDIENCE = 'flowctl:api';
-export const TOKEN_ISSUER = 'flowctl';
+import { ACCESS_TOKEN_TTL_SECONDS, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../services/tokens.js';
 
 declare module '@hapi/hapi' {
     interface UserCredentials {
@@ -36,12 +34,5 @@ export const registerAuth = async (server: Hapi.Server, jwtSecret: string): Prom
     });
     server.auth.default('jwt');
 };
-
-export const issueAccessToken = (jwtSecret: string, accountId: string): string =>
-    Jwt.token.generate(
-        { sub: accountId, typ: 'access', aud: TOKEN_AUDIENCE, iss: TOKEN_ISSUER },
-        { key: jwtSecret, algorithm: 'HS256' },
-        { ttlSec: ACCESS_TOKEN_TTL_SECONDS }
-    );
 
 export const accountIdOf = (request: Hapi.Request): string => request.auth.credentials.user!.accountId;

@@ -1,18 +1,9 @@
-import Boom from '@hapi/boom';
+import type Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 import type Joi from 'joi';
 
-export interface ProblemDetail {
-    path: string;
-    message: string;
-}
+import { badRequest } from '../services/errors.js';
 
-/** A 400 that lists every problem with its path, so a client can point at each field. */
-export const badRequest = (message: string, details: ProblemDetail[]): Boom.Boom => {
-    const error = Boom.badRequest(message);
-    (error.output.payload as unknown as { details: ProblemDetail[] }).details = details;
-    return error;
-};
 
 export const failValidation: Hapi.Lifecycle.Method = (_request, _h, err) => {
     const joiError = (err as Boom.Boom & { details?: Joi.ValidationErrorItem[] }) ?? {};

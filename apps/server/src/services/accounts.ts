@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 
 import type { Context } from '../context.js';
-import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from '../http/auth.js';
+import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from './tokens.js';
 import { newId } from '../ids.js';
 import type { Queryable } from '../store/db.js';
 import * as Store from '../store/accounts.js';

@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 
 import type { Context } from '../context.js';
-import { badRequest } from '../http/validation.js';
+import { badRequest } from './errors.js';
 import { refusedTarget } from '../outbound.js';
 import { decrypt, encrypt } from '../secrets.js';
 import * as Store from '../store/accounts.js';

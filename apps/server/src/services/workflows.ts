@@ -2,7 +2,7 @@ import Boom from '@hapi/boom';
 import { type Graph, validateGraph } from '@flowctl/engine';
 
 import type { Context } from '../context.js';
-import { badRequest, type ProblemDetail } from '../http/validation.js';
+import { badRequest, type ProblemDetail } from './errors.js';
 import { newId } from '../ids.js';
 import { refusedTarget } from '../outbound.js';
 import { uploadsStore } from '../store/uploads.js';
