@@ -1,6 +1,18 @@
 import Path from 'node:path';
 
 export type Role = 'api' | 'worker' | 'all';
+
+export interface GoogleConfig {
+    clientId: string | null;
+    clientSecret: string | null;
+    redirectUri: string | null;
+    /** Google's endpoints; other values are meant for tests and proxies (a local stand-in). */
+    authUrl: string;
+    tokenUrl: string;
+    revokeUrl: string;
+    /** Root of the Drive, Sheets and userinfo APIs; null: each API's own. */
+    apiUrl: string | null;
+}
 export type BlobStoreKind = 'files' | 'postgres';
 
 export interface Config {
@@ -17,7 +29,7 @@ export interface Config {
     /** Given, or generated once and kept in the data directory. */
     jwtSecret: string | null;
     encryptionKey: string | null;
-    google: { clientId: string | null; clientSecret: string | null; redirectUri: string | null };
+    google: GoogleConfig;
     maxUploadBytes: number;
     /** Where upload bytes live: files under `${dataDir}/uploads`, or chunks in PostgreSQL (shared by several machines). */
     blobStore: BlobStoreKind;
@@ -88,7 +100,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         google: {
             clientId: optional(env.GOOGLE_CLIENT_ID),
             clientSecret: optional(env.GOOGLE_CLIENT_SECRET),
-            redirectUri: optional(env.GOOGLE_REDIRECT_URI)
+            redirectUri: optional(env.GOOGLE_REDIRECT_URI),
+            authUrl: env.GOOGLE_AUTH_URL || 'https://accounts.google.com/o/oauth2/v2/auth',
+            tokenUrl: env.GOOGLE_TOKEN_URL || 'https://oauth2.googleapis.com/token',
+            revokeUrl: env.GOOGLE_REVOKE_URL || 'https://oauth2.googleapis.com/revoke',
+            apiUrl: optional(env.GOOGLE_API_URL)
         },
         maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
         blobStore: blobStoreKind(env.BLOB_STORE, optional(env.DATABASE_URL)),

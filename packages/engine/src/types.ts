@@ -8,6 +8,8 @@ export interface DataSourceData {
     uploadId?: string;
     /** Google Drive file id, read through the server's Google port instead of an upload. */
     driveFileId?: string;
+    /** With a Google Sheet as `driveFileId`: the sheet to read by name (else the first). */
+    sheet?: string;
 }
 
 export interface AiOutputField {

@@ -11,6 +11,10 @@ export interface OpenApiRouteOptions {
     status?: number;
     requestBody?: Record<string, unknown>;
     exclude?: boolean;
+    /** Error statuses this route answers besides the ones every route may. */
+    errors?: number[];
+    /** Media types of a success body that is not JSON. */
+    produces?: string[];
 }
 
 declare module '@hapi/hapi' {

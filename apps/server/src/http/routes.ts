@@ -2,6 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 
 import type { Context } from '../context.js';
 import { accountRoutes } from '../routes/accounts.js';
+import { googleRoutes } from '../routes/google.js';
 import { metricsRoutes } from '../routes/metrics.js';
 import { openApiRoutes } from '../routes/openapi.js';
 import { runRoutes } from '../routes/runs.js';
@@ -20,5 +21,6 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] => [
     ...settingsRoutes(services),
     ...uploadRoutes(ctx, services),
     ...workflowRoutes(services),
-    ...runRoutes(services)
+    ...runRoutes(services),
+    ...googleRoutes(services)
 ];

@@ -6,7 +6,7 @@ import Boom from '@hapi/boom';
 import { type Row, typeCsvRow } from '@flowctl/engine';
 import { type Options, Parser } from 'csv-parse';
 
-import { CsvScanner, MAX_ROW_BYTES } from './csv-scan.js';
+import { CsvScanner, checkHeader, MAX_ROW_BYTES } from './csv-scan.js';
 
 export { checkHeader, MAX_ROW_BYTES } from './csv-scan.js';
 
@@ -162,23 +162,28 @@ export class CsvInspector extends Transform {
     }
 }
 
-/** Parses a CSV that passed the inspector, typing every cell; the header row gives the field names. */
-export const readCsvRows = async (source: Readable, columns: string[]): Promise<Row[]> => {
+/**
+ * Parses a CSV, typing every cell. `columns` are the header names of a checked upload; null reads
+ * and checks the header row here. `checks` (byte limits, the inspector) see the bytes first.
+ */
+export const readCsvRows = async (source: Readable, columns: string[] | null, ...checks: Transform[]): Promise<Row[]> => {
     const rows: Row[] = [];
-    let header = true;
+    let header = columns;
+    let first = true;
     const parser = new Parser({
         ...CSV_OPTIONS,
         on_record: (record: string[]) => {
-            if (header) {
-                header = false;
+            if (first) {
+                first = false;
+                header ??= checkHeader(record);
             } else {
-                rows.push(typeCsvRow(columns, record));
+                rows.push(typeCsvRow(header!, record));
             }
 
             return null;
         }
     });
     parser.resume();
-    await pipeline(source, parser);
+    await pipeline([source, ...checks, parser]);
     return rows;
 };

@@ -10,6 +10,8 @@ import type { Lease } from './lease.js';
 /** What the worker needs from the rest of the server, so it does not depend on how services are built. */
 export interface RunDeps {
     readUploadRows(accountId: string, uploadId: string): Promise<Row[]>;
+    /** A Drive CSV or Google Sheet (`sheet`: one sheet by name) of the account's linked Google account. */
+    readDriveRows(accountId: string, fileId: string, sheet?: string): Promise<Row[]>;
     /** The account's AI settings merged with the server's defaults. */
     aiSettings(accountId: string): Promise<AiEndpoint>;
 }
@@ -73,8 +75,12 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
 
     return {
         async loadRows(data: DataSourceData) {
+            if (data.driveFileId) {
+                return env.deps.readDriveRows(run.accountId, data.driveFileId, data.sheet);
+            }
+
             if (!data.uploadId) {
-                throw new Error('this server reads DATA_SOURCE rows from uploads only: set data.uploadId');
+                throw new Error("a DATA_SOURCE needs 'uploadId' or 'driveFileId'");
             }
 
             try {

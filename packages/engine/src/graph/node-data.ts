@@ -32,7 +32,7 @@ const optional = (use: FieldUse, nonEmpty = true): FieldRule => ({ required: fal
 /** String fields per type. AI `output` is checked separately (it is an array). */
 export const STRING_FIELDS: Record<NodeType, Record<string, FieldRule>> = {
     TRIGGER: {},
-    DATA_SOURCE: { uploadId: optional('literal'), driveFileId: optional('literal') },
+    DATA_SOURCE: { uploadId: optional('literal'), driveFileId: optional('literal'), sheet: optional('literal') },
     AI: {
         prompt: required('text'),
         model: optional('literal'),
@@ -50,7 +50,7 @@ export const STRING_FIELDS: Record<NodeType, Record<string, FieldRule>> = {
 
 const ALLOWED_FIELDS: Record<NodeType, string[]> = {
     TRIGGER: [],
-    DATA_SOURCE: ['uploadId', 'driveFileId'],
+    DATA_SOURCE: ['uploadId', 'driveFileId', 'sheet'],
     AI: ['prompt', 'output', 'model', 'system', 'forEach'],
     FILTER: ['source', 'expr'],
     OUTPUT: ['forEach', 'to', 'subject', 'body']
@@ -95,6 +95,9 @@ export function checkNodeData(type: NodeType, data: Record<string, unknown>, pat
             });
         } else if (sources.length === 2) {
             problems.push({ path, message: "set either 'uploadId' or 'driveFileId', not both" });
+        }
+        if (Object.hasOwn(data, 'sheet') && !Object.hasOwn(data, 'driveFileId')) {
+            problems.push({ path: `${path}.sheet`, message: "'sheet' names a sheet of a Google Sheet: it needs 'driveFileId'" });
         }
     }
     if (type === 'AI') problems.push(...checkAiOutput(data, `${path}.output`));

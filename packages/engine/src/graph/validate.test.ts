@@ -152,6 +152,19 @@ describe('validateGraph: node data', () => {
         expect(at({ driveFileId: '  ' })[0]).toMatchObject({ path: 'nodes[1].data.driveFileId', message: "'driveFileId' must not be empty" });
     });
 
+    it("takes 'sheet' only beside a driveFileId", () => {
+        const graphWith = (data: unknown) => {
+            const graph = pipeline();
+            (graph.nodes[1] as { data: unknown }).data = data;
+            return graph;
+        };
+        const at = (data: unknown) => problems(graphWith(data));
+        expect(validateGraph(graphWith({ driveFileId: 'f', sheet: 'Contacts' })).ok).toBe(true);
+        expect(at({ uploadId: 'u', sheet: 'Contacts' })).toEqual([
+            { nodeId: 'ds', path: 'nodes[1].data.sheet', message: "'sheet' names a sheet of a Google Sheet: it needs 'driveFileId'" }
+        ]);
+    });
+
     it('reports unknown fields with a suggestion', () => {
         const graph = pipeline();
         (graph.nodes[2] as { data: unknown }).data = { source: '{{ds.rows}}', exp: 'age > 1' };
