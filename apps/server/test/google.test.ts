@@ -1,0 +1,277 @@
+import Net from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createAccount, type TestAccount } from './fixtures.js';
+import { type GoogleStub, googleConfig, startGoogleStub } from './google-stub.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { runsApi } from './run-fixtures.js';
+
+const CALLBACK = '/api/integrations/google/callback';
+
+/** A port free now, so the redirect URI can be known before the server starts. */
+export const freePort = async (): Promise<number> => {
+    const server = Net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as Net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+};
+
+/** A test server whose Google endpoints are the stand-in's. */
+export const startWithGoogle = async (stub: GoogleStub): Promise<TestServer> => {
+    const port = await freePort();
+    return startTestServer({ config: { port, maxUploadBytes: 256, google: googleConfig(stub, `http://127.0.0.1:${port}${CALLBACK}`) } });
+};
+
+describe('Google link', () => {
+    let stub: GoogleStub;
+    let t: TestServer;
+
+    beforeAll(async () => {
+        stub = await startGoogleStub();
+        t = await startWithGoogle(stub);
+    });
+
+    afterAll(async () => {
+        await t?.close();
+        await stub?.close();
+    });
+
+    const connect = async (account: TestAccount): Promise<string> => {
+        const res = await t.request({ method: 'GET', url: '/api/integrations/google/connect', headers: account.headers });
+        expect(res.statusCode, res.payload).toBe(302);
+        return res.headers.location as string;
+    };
+
+    /** connect → consent at the stand-in → the callback the browser lands on. */
+    const link = async (account: TestAccount) => {
+        const back = new URL(stub.consent(await connect(account)));
+        return t.request({ method: 'GET', url: `${back.pathname}${back.search}` });
+    };
+
+    const status = async (account: TestAccount) => (await t.request({ method: 'GET', url: '/api/integrations/google/status', headers: account.headers })).json;
+
+    it('redirects to the consent page with offline access, consent, the three scopes, PKCE and a state', async () => {
+        const account = await createAccount(t);
+        const location = new URL(await connect(account));
+        expect(`${location.origin}${location.pathname}`).toBe(`${stub.url}/o/oauth2/v2/auth`);
+        const query = Object.fromEntries(location.searchParams);
+        expect(query).toMatchObject({
+            client_id: stub.clientId,
+            redirect_uri: `${t.url}${CALLBACK}`,
+            response_type: 'code',
+            access_type: 'offline',
+            prompt: 'consent',
+            scope: 'openid email https://www.googleapis.com/auth/drive.readonly',
+            code_challenge_method: 'S256'
+        });
+        expect(query.code_challenge).toMatch(/^[\w-]{43}$/);
+        expect(query.state).toContain(account.accountId);
+    });
+
+    it('takes the token from ?access_token= for a browser, and answers {url} with ?format=json', async () => {
+        const account = await createAccount(t);
+        const viaQuery = await t.request({ method: 'GET', url: `/api/integrations/google/connect?access_token=${account.token}` });
+        expect(viaQuery.statusCode).toBe(302);
+        expect(viaQuery.headers.location).toContain(`${stub.url}/o/oauth2/v2/auth?`);
+
+        const asJson = await t.request({ method: 'GET', url: '/api/integrations/google/connect?format=json', headers: account.headers });
+        expect(asJson.statusCode).toBe(200);
+        expect(asJson.json.url).toContain(`${stub.url}/o/oauth2/v2/auth?`);
+
+        const anonymous = await t.request({ method: 'GET', url: '/api/integrations/google/connect' });
+        expect(anonymous.statusCode).toBe(401);
+        const forged = await t.request({ method: 'GET', url: '/api/integrations/google/connect?access_token=not-a-token' });
+        expect(forged.statusCode).toBe(401);
+    });
+
+    it('links the account: the callback page says so, status shows the e-mail, tokens are encrypted at rest', async () => {
+        const account = await createAccount(t);
+        expect(await status(account)).toEqual({ connected: false });
+
+        const page = await link(account);
+        expect(page.statusCode).toBe(200);
+        expect(page.headers['content-type']).toContain('text/html');
+        expect(page.payload).toContain('Google account linked');
+        expect(page.payload).toContain(stub.email);
+
+        expect(await status(account)).toEqual({ connected: true, email: stub.email });
+        const row = await t.app.ctx.db.one<Record<string, string>>('SELECT * FROM google_links WHERE account_id = $1', [account.accountId]);
+        expect(row!.refresh_token_enc).toMatch(/^v1\./);
+        expect(JSON.stringify(row)).not.toMatch(/refresh-[0-9a-f]{24}|access-[0-9a-f]{24}/);
+    });
+
+    it('refuses a state that was reused, tampered with, expired, or issued to another account', async () => {
+        const account = await createAccount(t);
+        const other = await createAccount(t);
+        const callbackOf = async (who: TestAccount) => new URL(stub.consent(await connect(who)));
+        const open = (url: URL) => t.request({ method: 'GET', url: `${url.pathname}${url.search}` });
+
+        const once = await callbackOf(account);
+        expect((await open(once)).statusCode).toBe(200);
+        const again = await open(once);
+        expect(again.statusCode).toBe(400);
+        expect(again.payload).toContain('already used');
+
+        const tampered = await callbackOf(account);
+        const state = tampered.searchParams.get('state')!;
+        tampered.searchParams.set('state', `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`);
+        expect((await open(tampered)).payload).toContain('not valid');
+
+        const swapped = await callbackOf(other);
+        swapped.searchParams.set('state', swapped.searchParams.get('state')!.replace(other.accountId, account.accountId));
+        expect((await open(swapped)).statusCode).toBe(400);
+
+        const late = await callbackOf(other);
+        await t.app.ctx.db.query("UPDATE google_oauth_states SET expires_at = now() - interval '1 second' WHERE account_id = $1", [other.accountId]);
+        expect((await open(late)).payload).toContain('expired');
+
+        expect(await status(other)).toEqual({ connected: false });
+    });
+
+    it('says so when consent is denied, and links nothing', async () => {
+        const account = await createAccount(t);
+        const back = new URL(stub.consent(await connect(account), 'deny'));
+        const page = await t.request({ method: 'GET', url: `${back.pathname}${back.search}` });
+        expect(page.statusCode).toBe(403);
+        expect(page.payload).toContain('Consent was not given');
+        expect(await status(account)).toEqual({ connected: false });
+    });
+
+    it('disconnects: revokes the token at Google and forgets it', async () => {
+        const account = await createAccount(t);
+        await link(account);
+        const revokedBefore = stub.revoked.length;
+        const res = await t.request({ method: 'DELETE', url: '/api/integrations/google', headers: account.headers });
+        expect(res.statusCode).toBe(204);
+        expect(res.payload).toBe('');
+        expect(stub.revoked.length).toBe(revokedBefore + 1);
+        expect(await status(account)).toEqual({ connected: false });
+    });
+
+    describe('Drive files as a DATA_SOURCE', () => {
+        const csv = 'email,name,age\nada@example.test,Ada,36\nbob@example.test,Bob,17\n';
+        const graph = (data: Record<string, string>) => ({
+            nodes: [
+                { id: 'start', type: 'TRIGGER', data: {} },
+                { id: 'people', type: 'DATA_SOURCE', data },
+                { id: 'adults', type: 'FILTER', data: { source: '{{people.rows}}', expr: 'age >= 18' } },
+                { id: 'send', type: 'OUTPUT', data: { forEach: '{{adults.items}}', to: '{{item.email}}', subject: 'Hi {{item.name}}', body: 'Hello' } }
+            ],
+            edges: [
+                { source: 'start', target: 'people' },
+                { source: 'people', target: 'adults' },
+                { source: 'adults', target: 'send' }
+            ]
+        });
+
+        beforeAll(() => {
+            stub.files.set('csv-file', { name: 'contacts.csv', mimeType: 'text/csv', content: csv });
+            stub.files.set('sheet-file', {
+                name: 'Contacts',
+                mimeType: 'application/vnd.google-apps.spreadsheet',
+                sheets: {
+                    First: [
+                        ['email', 'name', 'age'],
+                        ['cy@example.test', 'Cy', '40']
+                    ],
+                    'Second sheet': [
+                        ['email', 'name', 'age'],
+                        ['di@example.test', 'Di', '50'],
+                        ['ed@example.test', 'Ed', '12']
+                    ]
+                }
+            });
+            stub.files.set('pdf-file', { name: 'report.pdf', mimeType: 'application/pdf', content: '%PDF' });
+            stub.files.set('private-file', { name: 'private.csv', mimeType: 'text/csv', content: csv, owner: 'someone-else@gmail.test' });
+            stub.files.set('big-file', { name: 'big.csv', mimeType: 'text/csv', content: `a\n${'1\n'.repeat(200)}` });
+            stub.files.set('big-sheet', {
+                name: 'Big',
+                mimeType: 'application/vnd.google-apps.spreadsheet',
+                sheets: { Only: [['a'], ...Array.from({ length: 200 }, (_, i) => [String(i)])] }
+            });
+        });
+
+        const runWith = async (account: TestAccount, data: Record<string, string>) => {
+            const api = runsApi(t, account);
+            return api.run(await api.workflow(graph(data)));
+        };
+
+        it('reads a Drive CSV, a Sheet (first sheet) and a named sheet through the same typing as uploads', async () => {
+            const account = await createAccount(t);
+            await link(account);
+            const fromCsv = await runWith(account, { driveFileId: 'csv-file' });
+            expect(fromCsv.status, JSON.stringify(fromCsv.nodes)).toBe('SUCCESS');
+            expect(fromCsv.result).toMatchObject({ totalRows: 2, filteredOut: 1, emailsSent: 1 });
+
+            const fromSheet = await runWith(account, { driveFileId: 'sheet-file' });
+            expect(fromSheet.result).toMatchObject({ totalRows: 1, emailsSent: 1 });
+            const named = await runWith(account, { driveFileId: 'sheet-file', sheet: 'Second sheet' });
+            expect(named.result).toMatchObject({ totalRows: 2, filteredOut: 1, emailsSent: 1 });
+            expect(t.smtp.messages.map((m) => m.to[0])).toEqual(expect.arrayContaining(['ada@example.test', 'cy@example.test', 'di@example.test']));
+        });
+
+        it('refreshes an expired access token itself and keeps the new one', async () => {
+            const account = await createAccount(t);
+            await link(account);
+            const before = await t.app.ctx.db.one<{ access_token_enc: string }>('SELECT access_token_enc FROM google_links WHERE account_id = $1', [
+                account.accountId
+            ]);
+            stub.expireAccessTokens();
+            const refreshes = stub.refreshes;
+            const run = await runWith(account, { driveFileId: 'csv-file' });
+            expect(run.status, JSON.stringify(run.nodes)).toBe('SUCCESS');
+            expect(stub.refreshes).toBeGreaterThan(refreshes);
+            await expect
+                .poll(async () => (await t.app.ctx.db.one<{ access_token_enc: string }>('SELECT access_token_enc FROM google_links WHERE account_id = $1', [account.accountId]))!.access_token_enc)
+                .not.toBe(before!.access_token_enc);
+        });
+
+        it('marks the link disconnected when Google revoked it, and the node says to link again', async () => {
+            const account = await createAccount(t);
+            await link(account);
+            stub.expireAccessTokens();
+            stub.revokeRefreshTokens();
+            const run = await runWith(account, { driveFileId: 'csv-file' });
+            expect(run.status).toBe('FAILED');
+            expect(runsApi(t, account).node(run, 'people').error).toBe('Google access was revoked: link the account again (GET /api/integrations/google/connect)');
+            expect(await status(account)).toEqual({ connected: false });
+        });
+
+        it('fails the node with a readable error for a missing file, no permission, a PDF, a file over the limit, or no link', async () => {
+            const account = await createAccount(t);
+            const errorOf = async (data: Record<string, string>) => runsApi(t, account).node(await runWith(account, data), 'people').error;
+            expect(await errorOf({ driveFileId: 'csv-file' })).toBe('no Google account is linked to this account: link one with GET /api/integrations/google/connect');
+
+            await link(account);
+            expect(await errorOf({ driveFileId: 'nope' })).toBe("Google Drive file 'nope' was not found, or the linked Google account cannot see it");
+            expect(await errorOf({ driveFileId: 'private-file' })).toBe(
+                "the linked Google account may not read Google Drive file 'private-file': share it with that account"
+            );
+            expect(await errorOf({ driveFileId: 'pdf-file' })).toBe(
+                "Google Drive file 'report.pdf' is application/pdf: a DATA_SOURCE reads CSV files and Google Sheets only"
+            );
+            expect(await errorOf({ driveFileId: 'big-file' })).toBe("Google Drive file 'big.csv' is larger than MAX_UPLOAD_BYTES (402 > 256 bytes)");
+            expect(await errorOf({ driveFileId: 'big-sheet' })).toBe("Google Drive file 'Big' is larger than MAX_UPLOAD_BYTES (256 bytes)");
+            expect(await errorOf({ driveFileId: 'csv-file', sheet: 'x' })).toBe("Google Drive file 'contacts.csv' is not a Google Sheet, so it has no sheet 'x': remove 'sheet'");
+        });
+    });
+});
+
+describe('Google link without an OAuth client', () => {
+    it('answers 503 naming the variables to set, and status says not connected with no email key', async () => {
+        const t = await startTestServer();
+        try {
+            const account = await createAccount(t);
+            const res = await t.request({ method: 'GET', url: '/api/integrations/google/connect', headers: account.headers });
+            expect(res.statusCode).toBe(503);
+            expect(res.json.message).toContain('GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI');
+            const status = await t.request({ method: 'GET', url: '/api/integrations/google/status', headers: account.headers });
+            expect(status.json).toEqual({ connected: false });
+            expect(Object.hasOwn(status.json, 'email')).toBe(false);
+        } finally {
+            await t.close();
+        }
+    });
+});
