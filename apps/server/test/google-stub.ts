@@ -1,6 +1,9 @@
 import Crypto from 'node:crypto';
 import Http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import Net, { type AddressInfo } from 'node:net';
+
+import type { Config } from '../src/config.js';
+import { startTestServer, type TestServer } from './harness.js';
 
 /**
  * A local stand-in for Google: the consent page, token, revocation, userinfo, Drive v3 and Sheets v4
@@ -262,3 +265,19 @@ export const googleConfig = (stub: GoogleStub, redirectUri: string) => ({
     revokeUrl: `${stub.url}/revoke`,
     apiUrl: `${stub.url}/`
 });
+
+/** A port free now, so the redirect URI can be known before the server starts. */
+export const freePort = async (): Promise<number> => {
+    const server = Net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+};
+
+/** A test server whose Google endpoints are the stand-in's. */
+export const startWithGoogle = async (stub: GoogleStub, config: Partial<Config> = {}): Promise<TestServer> => {
+    const port = await freePort();
+    return startTestServer({ config: { ...config, port, google: googleConfig(stub, `http://127.0.0.1:${port}/api/integrations/google/callback`) } });
+};
+

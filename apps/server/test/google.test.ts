@@ -1,28 +1,11 @@
-import Net from 'node:net';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
-import { type GoogleStub, googleConfig, startGoogleStub } from './google-stub.js';
+import { type GoogleStub, startGoogleStub, startWithGoogle } from './google-stub.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { runsApi } from './run-fixtures.js';
 
 const CALLBACK = '/api/integrations/google/callback';
-
-/** A port free now, so the redirect URI can be known before the server starts. */
-export const freePort = async (): Promise<number> => {
-    const server = Net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as Net.AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-};
-
-/** A test server whose Google endpoints are the stand-in's. */
-export const startWithGoogle = async (stub: GoogleStub): Promise<TestServer> => {
-    const port = await freePort();
-    return startTestServer({ config: { port, maxUploadBytes: 256, google: googleConfig(stub, `http://127.0.0.1:${port}${CALLBACK}`) } });
-};
 
 describe('Google link', () => {
     let stub: GoogleStub;
@@ -30,7 +13,8 @@ describe('Google link', () => {
 
     beforeAll(async () => {
         stub = await startGoogleStub();
-        t = await startWithGoogle(stub);
+        // A small upload limit, so that a Drive file can be over it.
+        t = await startWithGoogle(stub, { maxUploadBytes: 256 });
     });
 
     afterAll(async () => {
