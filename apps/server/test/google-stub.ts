@@ -2,6 +2,8 @@ import Crypto from 'node:crypto';
 import Http from 'node:http';
 import Net, { type AddressInfo } from 'node:net';
 
+import type { Logger } from 'pino';
+
 import type { Config } from '../src/config.js';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -37,6 +39,8 @@ export interface GoogleStub {
     revoked: string[];
     /** Refresh-token grants answered. */
     refreshes: number;
+    /** Every code and token the stand-in handed out. */
+    issued: string[];
     /** What the consent page would do: follows `consentUrl` and returns where Google sends the browser back. */
     consent(consentUrl: string, answer?: 'allow' | 'deny'): string;
     close(): Promise<void>;
@@ -60,7 +64,11 @@ export const startGoogleStub = async (options: { email?: string } = {}): Promise
     const clientId = 'stub-client.apps.googleusercontent.com';
     const clientSecret = 'stub-secret';
 
-    const mint = (kind: string) => `${kind}-${Crypto.randomBytes(12).toString('hex')}`;
+    const mint = (kind: string) => {
+        const value = `${kind}-${Crypto.randomBytes(12).toString('hex')}`;
+        stub.issued.push(value);
+        return value;
+    };
 
     const json = (res: Http.ServerResponse, status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -247,6 +255,7 @@ export const startGoogleStub = async (options: { email?: string } = {}): Promise
         files,
         revoked: [],
         refreshes: 0,
+        issued: [],
         expireAccessTokens: () => accessTokens.clear(),
         revokeRefreshTokens: () => refreshTokens.clear(),
         consent,
@@ -276,8 +285,9 @@ export const freePort = async (): Promise<number> => {
 };
 
 /** A test server whose Google endpoints are the stand-in's. */
-export const startWithGoogle = async (stub: GoogleStub, config: Partial<Config> = {}): Promise<TestServer> => {
+export const startWithGoogle = async (stub: GoogleStub, config: Partial<Config> = {}, logger?: Logger): Promise<TestServer> => {
     const port = await freePort();
-    return startTestServer({ config: { ...config, port, google: googleConfig(stub, `http://127.0.0.1:${port}/api/integrations/google/callback`) } });
+    const google = googleConfig(stub, `http://127.0.0.1:${port}/api/integrations/google/callback`);
+    return startTestServer({ config: { ...config, port, google }, ...(logger ? { logger } : {}) });
 };
 

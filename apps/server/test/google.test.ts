@@ -1,4 +1,7 @@
+import Pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { REDACT_PATHS } from '../src/http/redact.js';
 
 import { createAccount, type TestAccount } from './fixtures.js';
 import { type GoogleStub, startGoogleStub, startWithGoogle } from './google-stub.js';
@@ -240,6 +243,55 @@ describe('Google link', () => {
             expect(await errorOf({ driveFileId: 'big-sheet' })).toBe("Google Drive file 'Big' is larger than MAX_UPLOAD_BYTES (256 bytes)");
             expect(await errorOf({ driveFileId: 'csv-file', sheet: 'x' })).toBe("Google Drive file 'contacts.csv' is not a Google Sheet, so it has no sheet 'x': remove 'sheet'");
         });
+    });
+});
+
+describe('Google link logs', () => {
+    it('never carry a Google code, token or state, even at trace level and when Google fails', async () => {
+        const lines: string[] = [];
+        const output = () => lines.join('');
+        const stub = await startGoogleStub();
+        const t = await startWithGoogle(stub, {}, Pino({ level: 'trace', redact: REDACT_PATHS }, { write: (line: string) => lines.push(line) }));
+        try {
+            const account = await createAccount(t);
+            const states: string[] = [];
+            const open = async (code?: string) => {
+                const connect = await t.request({ method: 'GET', url: `/api/integrations/google/connect?access_token=${account.token}` });
+                const back = new URL(stub.consent(connect.headers.location as string));
+                states.push(back.searchParams.get('state')!);
+                if (code) {
+                    back.searchParams.set('code', code);
+                }
+
+                return t.request({ method: 'GET', url: `${back.pathname}${back.search}` });
+            };
+            expect((await open()).statusCode).toBe(200);
+            stub.files.set('f', { name: 'f.csv', mimeType: 'text/csv', content: 'email\na@example.test\n' });
+            stub.expireAccessTokens();
+            const api = runsApi(t, account);
+            const graph = {
+                nodes: [
+                    { id: 'start', type: 'TRIGGER', data: {} },
+                    { id: 'people', type: 'DATA_SOURCE', data: { driveFileId: 'f' } }
+                ],
+                edges: [{ source: 'start', target: 'people' }]
+            };
+            expect((await api.run(await api.workflow(graph))).status).toBe('SUCCESS');
+            // An exchange Google refuses is logged as a warning.
+            expect((await open(stub.issued.find((value) => value.startsWith('code-')))).statusCode).toBe(502);
+            expect(output()).toContain('Google code exchange failed');
+            stub.revokeRefreshTokens();
+            stub.expireAccessTokens();
+            expect((await api.run(await api.workflow(graph))).status).toBe('FAILED');
+
+            expect(output()).toContain('"path":"/api/integrations/google/callback"');
+            for (const secret of [...stub.issued, ...states, account.token]) {
+                expect(output().includes(secret), `${secret} appears in the log`).toBe(false);
+            }
+        } finally {
+            await t.close();
+            await stub.close();
+        }
     });
 });
 

@@ -5,7 +5,7 @@ import Path from 'node:path';
 
 import type { ServerInjectOptions, ServerInjectResponse } from '@hapi/hapi';
 import pg from 'pg';
-import Pino from 'pino';
+import Pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
 
 import { type App, createApp } from '../src/app.js';
@@ -69,6 +69,8 @@ export interface TestServerOptions {
     config?: Partial<Config>;
     /** Reuse a store (e.g. to restart on the same data); it is then not dropped on close. */
     testStore?: TestStore;
+    /** Silent by default (TEST_LOG_LEVEL to see the logs). */
+    logger?: Logger;
 }
 
 /** A real server on loopback over a real store, with a real SMTP sink receiving its e-mail. */
@@ -79,7 +81,7 @@ export const startTestServer = async (options: TestServerOptions = {}): Promise<
         { FLOWCTL_DATA_DIR: testStore.dataDir, PORT: '0', ...(testStore.databaseUrl ? { DATABASE_URL: testStore.databaseUrl } : {}) },
         { smtpUrl: smtp.url, mailFrom: 'flowctl <no-reply@flowctl.test>', ...options.config }
     );
-    const app = await createApp(config, { logger: Pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), validateResponses: true });
+    const app = await createApp(config, { logger: options.logger ?? Pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), validateResponses: true });
     await app.start();
 
     return {
