@@ -32,4 +32,30 @@ describe('the store after a failed statement', () => {
         expect(await t.app.ctx.db.tx((tx) => tx.one<{ v: string }>('SELECT $1::text AS v', ['inside']))).toEqual({ v: 'inside' });
         expect(await echo('outside')).toBe('outside');
     });
+
+    it('reports a store whose statements fail on /readyz, and is ready again without a restart', async () => {
+        // Every idle connection's session now holds a statement of that name that its client does not
+        // know about: what the embedded store looked like after a failed request.
+        const { pool } = t.app.ctx.db;
+        const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+        try {
+            for (const client of clients) {
+                await client.query('PREPARE flowctl_ping AS SELECT 1 AS ok');
+            }
+        } finally {
+            for (const client of clients) {
+                client.release();
+            }
+        }
+
+        const broken = await t.request({ method: 'GET', url: '/readyz' });
+        expect(broken.statusCode).toBe(503);
+        expect(broken.json.message).toBe('The database does not answer');
+
+        const statuses = [];
+        for (let attempt = 0; attempt <= clients.length && statuses.at(-1) !== 200; attempt++) {
+            statuses.push((await t.request({ method: 'GET', url: '/readyz' })).statusCode);
+        }
+        expect(statuses.at(-1)).toBe(200);
+    });
 });
