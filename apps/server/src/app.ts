@@ -44,7 +44,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         connectionString = embedded.connectionString;
     }
 
-    const pool = createPool(connectionString, embedded ? 1 : 10);
+    const pool = createPool(connectionString, embedded ? 1 : 10, { sharedSession: embedded !== null });
     const db = createDb(pool);
     try {
         const applied = await migrate(db);

@@ -3,6 +3,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import type { Context } from '../context.js';
+import { ping } from '../store/prepared.js';
 
 export const systemRoutes = (ctx: Context): ServerRoute[] => [
     {
@@ -25,7 +26,7 @@ export const systemRoutes = (ctx: Context): ServerRoute[] => [
         },
         handler: async () => {
             try {
-                await ctx.db.query('SELECT 1');
+                await ping(ctx.db);
             } catch {
                 throw Boom.serverUnavailable('The database does not answer');
             }

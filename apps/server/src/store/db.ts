@@ -29,8 +29,22 @@ const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
     }
 });
 
-export const createPool = (connectionString: string, max: number): pg.Pool => {
-    const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 0 });
+/**
+ * `sharedSession`: every connection reaches the same database session (embedded PGlite behind
+ * pglite-socket, which keeps the session's state when a connection closes). After a database error
+ * the pool discards its connection and opens a new one whose client knows no named statement, while
+ * the session still holds those of the old one: every prepared statement would then fail with
+ * "prepared statement … already exists", and each failure discards the connection again. A new
+ * connection therefore starts by forgetting them.
+ */
+export const createPool = (connectionString: string, max: number, options: { sharedSession?: boolean } = {}): pg.Pool => {
+    const pool = new pg.Pool({
+        connectionString,
+        max,
+        types,
+        idleTimeoutMillis: 0,
+        ...(options.sharedSession ? { onConnect: (client: pg.ClientBase) => client.query('DEALLOCATE ALL') } : {})
+    });
 
     // An idle client that loses its connection emits here; without a listener the process would crash.
     pool.on('error', () => {});

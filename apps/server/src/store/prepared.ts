@@ -18,3 +18,8 @@ export const prepared = async <R extends pg.QueryResultRow>(db: Queryable, name:
 
 export const preparedOne = async <R extends pg.QueryResultRow>(db: Queryable, name: string, text: string, params: unknown[]): Promise<R | null> =>
     (await prepared<R>(db, name, text, params))[0] ?? null;
+
+/** A named statement through the pool the routes use: fails when their statements would. */
+export const ping = async (db: Queryable): Promise<void> => {
+    await prepared(db, 'flowctl_ping', 'SELECT 1 AS ok', []);
+};
