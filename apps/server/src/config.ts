@@ -37,7 +37,8 @@ export interface Config {
     /** How long a worker's claim on a workflow lasts unrenewed: a crashed worker's runs resume after about this long. */
     runLeaseMs: number;
     logLevel: string;
-    rateLimit: { perAccount: number; perIp: number; windowSeconds: number };
+    /** `mailPerIp`: sign-up, resend and password-reset requests (each may send an e-mail) per client network and window. */
+    rateLimit: { perAccount: number; perIp: number; windowSeconds: number; mailPerIp: number };
     /** Public address of this server, used in links (OAuth redirect, Link headers are relative). */
     publicUrl: string | null;
     /** Whether webhooks and accounts' AI base URLs may reach loopback and private addresses (see outbound.ts). */
@@ -114,7 +115,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         rateLimit: {
             perAccount: positiveInt('RATE_LIMIT_PER_ACCOUNT', env.RATE_LIMIT_PER_ACCOUNT, 1200),
             perIp: positiveInt('RATE_LIMIT_PER_IP', env.RATE_LIMIT_PER_IP, 2400),
-            windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60)
+            windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60),
+            mailPerIp: positiveInt('RATE_LIMIT_MAIL_PER_IP', env.RATE_LIMIT_MAIL_PER_IP, 20)
         },
         publicUrl: optional(env.PUBLIC_URL),
         allowPrivateNetwork: flag('ALLOW_PRIVATE_NETWORK', env.ALLOW_PRIVATE_NETWORK)

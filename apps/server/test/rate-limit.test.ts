@@ -8,11 +8,12 @@ import { accountsWith, freshEmail } from './sign-up.js';
 // Small limits so a test can reach them; each test uses its own client addresses (inject's remoteAddress).
 const PER_IP = 20;
 const PER_ACCOUNT = 5;
+const MAIL_PER_IP = 8;
 
 describe('rate limiting', () => {
     let t: TestServer;
     beforeAll(async () => {
-        t = await startTestServer({ config: { rateLimit: { perIp: PER_IP, perAccount: PER_ACCOUNT, windowSeconds: 60 } } });
+        t = await startTestServer({ config: { rateLimit: { perIp: PER_IP, perAccount: PER_ACCOUNT, windowSeconds: 60, mailPerIp: MAIL_PER_IP } } });
     });
     afterAll(() => t.close());
 

@@ -6,26 +6,27 @@ import type { TestServer } from './harness.js';
 
 export const freshEmail = (tag = 'user'): string => `${tag}-${Crypto.randomBytes(5).toString('hex')}@example.test`;
 
-const codeIn = (text: string): string => {
-    const code = /verification code is (\d{6})/.exec(text)?.[1];
-    expect(code, `no code in: ${text}`).toBeDefined();
-    return code!;
-};
+/** The e-mails the sink received for `email`, oldest first. */
+export const mailsTo = (t: TestServer, email: string) =>
+    t.smtp.messages.filter((message) => message.to.map((to) => to.toLowerCase()).includes(email.toLowerCase()));
 
-/** The code of the `index`-th e-mail (0-based) the SMTP sink received for `email`, waiting for it if need be. */
-export const otpFor = async (t: TestServer, email: string, index = 0): Promise<string> => {
+/** The code in the `index`-th e-mail (0-based) to `email` whose text matches `pattern`, waiting for it if need be. */
+const codeFor = async (t: TestServer, email: string, pattern: RegExp, index: number): Promise<string> => {
     for (;;) {
-        const mine = t.smtp.messages.filter((message) => message.to.map((to) => to.toLowerCase()).includes(email.toLowerCase()));
-        if (mine.length > index) {
-            return codeIn(mine[index]!.text);
+        const codes = mailsTo(t, email).flatMap((message) => pattern.exec(message.text)?.[1] ?? []);
+        if (codes.length > index) {
+            return codes[index]!;
         }
 
         await t.smtp.waitFor(t.smtp.messages.length + 1);
     }
 };
 
-export const mailsTo = (t: TestServer, email: string): number =>
-    t.smtp.messages.filter((message) => message.to.map((to) => to.toLowerCase()).includes(email.toLowerCase())).length;
+/** The code of the `index`-th verification e-mail (0-based) the SMTP sink received for `email`. */
+export const otpFor = (t: TestServer, email: string, index = 0): Promise<string> => codeFor(t, email, /verification code is (\d{6})/, index);
+
+/** The code of the `index`-th password reset e-mail (0-based) for `email`. */
+export const resetCodeFor = (t: TestServer, email: string, index = 0): Promise<string> => codeFor(t, email, /password reset code is (\d{6})/, index);
 
 export const register = (t: TestServer, payload: Record<string, unknown>, remoteAddress?: string) =>
     t.request({ method: 'POST', url: '/api/auth/register', payload, ...(remoteAddress ? { remoteAddress } : {}) });

@@ -9,6 +9,8 @@ import JoiToJson from 'joi-to-json';
  */
 export interface OpenApiRouteOptions {
     status?: number;
+    /** Error statuses the route can answer besides the usual ones. */
+    errors?: number[];
     requestBody?: Record<string, unknown>;
     exclude?: boolean;
     /** Error statuses this route answers besides the ones every route may. */

@@ -4,6 +4,7 @@ import Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 
+import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { type Consumed, createWindowCounter } from './window-counter.js';
@@ -21,15 +22,32 @@ declare module '@hapi/hapi' {
     }
 }
 
-const AUTH_LIMITS: Record<AuthBucket, { points: number; perEmail: boolean; what: string }> = {
-    login: { points: 10, perEmail: true, what: 'log-in attempts for this e-mail address' },
+/** What a sign-in counter is keyed by: the client's network, the e-mail address in the body, or both. */
+type KeyKind = 'ip' | 'email' | 'ip+email';
+
+interface AuthLimit {
+    key: KeyKind;
+    points: number;
+    /** The counter's window; the configured RATE_LIMIT_WINDOW_SECONDS when unset. */
+    seconds?: number;
+    what: string;
+}
+
+const authLimits = (config: Config['rateLimit']): Record<AuthBucket, AuthLimit[]> => ({
+    login: [{ key: 'ip+email', points: 10, what: 'log-in attempts for this e-mail address' }],
     // Each code also dies after five wrong tries; this stops cycling through fresh codes quickly.
-    'verify-email': { points: 10, perEmail: true, what: 'verification attempts for this e-mail address' },
-    // register and resend-otp: each sends an e-mail.
-    'otp-mail': { points: 5, perEmail: true, what: 'sign-up e-mails for this address' },
+    // reset-password uses it too.
+    'verify-email': [{ key: 'ip+email', points: 10, what: 'verification attempts for this e-mail address' }],
+    // register, resend-otp and forgot-password: each may send an e-mail. Capped per address whoever
+    // asks (so nobody can flood an inbox from many networks) and per network whatever the address.
+    'otp-mail': [
+        { key: 'ip+email', points: 5, what: 'sign-up e-mails for this address' },
+        { key: 'email', points: 10, seconds: 60 * 60, what: 'e-mails to this address' },
+        { key: 'ip', points: config.mailPerIp, what: 'sign-up and password e-mails requested from your address' }
+    ],
     // Refresh tokens cannot be guessed; this only bounds a runaway client.
-    refresh: { points: 120, perEmail: false, what: 'token refreshes' }
-};
+    refresh: [{ key: 'ip', points: 120, what: 'token refreshes' }]
+});
 
 // Probes and scrapes must never be refused.
 const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
@@ -42,6 +60,7 @@ interface Outcome extends Consumed {
 
 interface Bucket {
     points: number;
+    seconds: number;
     consume(key: string): Promise<Consumed>;
 }
 
@@ -81,7 +100,7 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
     const counter = (keyPrefix: string, points: number): Bucket => {
         const counts = createWindowCounter({ keyPrefix, points, windowMs: windowSeconds * 1000, store: shared, log: ctx.log });
         server.ext('onPostStop', () => counts.flush());
-        return { points, consume: async (key) => counts.consume(key) };
+        return { points, seconds: windowSeconds, consume: async (key) => counts.consume(key) };
     };
 
     /**
@@ -89,8 +108,8 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
      * processes: rate-limiter-flexible with one upsert each, on the same table; if PostgreSQL fails,
      * each process falls back to counting in memory rather than refusing or waving through everything.
      */
-    const limiter = (keyPrefix: string, points: number): Bucket => {
-        const memory = new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds });
+    const limiter = (keyPrefix: string, points: number, duration: number): Bucket => {
+        const memory = new RateLimiterMemory({ keyPrefix, points, duration });
         const flexible = ctx.config.databaseUrl
             ? new RateLimiterPostgres({
                   storeClient: ctx.db.pool,
@@ -100,12 +119,13 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
                   clearExpiredByTimeout: false,
                   keyPrefix,
                   points,
-                  duration: windowSeconds,
+                  duration,
                   insuranceLimiter: memory
               })
             : memory;
         return {
             points,
+            seconds: duration,
             async consume(key) {
                 let res: RateLimiterRes;
                 let blocked = false;
@@ -127,10 +147,12 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
 
     const perIp = counter('ip', ctx.config.rateLimit.perIp);
     const perAccount = counter('acct', ctx.config.rateLimit.perAccount);
-    const perAuth = Object.fromEntries(Object.entries(AUTH_LIMITS).map(([bucket, { points }]) => [bucket, limiter(`auth-${bucket}`, points)])) as Record<
-        AuthBucket,
-        Bucket
-    >;
+    const perAuth = Object.fromEntries(
+        Object.entries(authLimits(ctx.config.rateLimit)).map(([bucket, limits]) => [
+            bucket,
+            limits.map((limit) => ({ ...limit, bucket: limiter(`auth-${bucket}-${limit.key}`, limit.points, limit.seconds ?? windowSeconds) }))
+        ])
+    ) as Record<AuthBucket, (AuthLimit & { bucket: Bucket })[]>;
 
     // The tightest outcome per request, for the RateLimit-* headers.
     const outcomes = new WeakMap<Hapi.Request, Outcome>();
@@ -153,7 +175,7 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
 
         if (outcome.blocked) {
             const seconds = Math.max(1, Math.ceil(outcome.resetMs / 1000));
-            const error = Boom.tooManyRequests(`Too many ${what}: at most ${bucket.points} per ${windowSeconds} s. Retry in ${seconds} s.`);
+            const error = Boom.tooManyRequests(`Too many ${what}: at most ${bucket.points} per ${bucket.seconds} s. Retry in ${seconds} s.`);
             error.output.headers['Retry-After'] = String(seconds);
             throw error;
         }
@@ -180,17 +202,17 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
 
     // After validation, so the e-mail address is known to be well-formed.
     server.ext('onPreHandler', async (request, h) => {
-        const bucket = request.route.settings.plugins?.rateLimit?.bucket;
-        if (bucket) {
-            const { perEmail, what } = AUTH_LIMITS[bucket];
-            const email = (request.payload as { email?: unknown } | null)?.email;
-            let key = clientKey(request.info.remoteAddress);
-            if (perEmail && typeof email === 'string') {
-                // Hashed: the counter table need not hold anyone's address.
-                key += `|${Crypto.createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)}`;
+        const limits = perAuth[request.route.settings.plugins?.rateLimit?.bucket as AuthBucket];
+        const email = (request.payload as { email?: unknown } | null)?.email;
+        // Hashed: the counter table need not hold anyone's address.
+        const address = typeof email === 'string' ? Crypto.createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22) : null;
+        const ip = clientKey(request.info.remoteAddress);
+        for (const { key, bucket, what } of limits ?? []) {
+            if (key === 'ip') {
+                await take(request, bucket, ip, what);
+            } else if (address) {
+                await take(request, bucket, key === 'email' ? address : `${ip}|${address}`, what);
             }
-
-            await take(request, perAuth[bucket], key, what);
         }
 
         return h.continue;

@@ -8,8 +8,23 @@ import type { Services } from '../services/index.js';
 // Sign-in bodies are small; anything bigger is a mistake or an attack.
 const AUTH_PAYLOAD = jsonPayload(16 * 1024);
 
+// Characters that make an address look like another one: bidi controls (U+202A–202E, U+2066–2069),
+// zero-width ones (U+200B–200D, U+2060, U+FEFF), and lone surrogates (no character at all). Checked
+// before anything else, so the answer names them rather than calling the address malformed.
+const DECEPTIVE = /[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]|\p{Cs}/u;
+
 // Any domain: a self-hosted server may serve internal domains that are not public top-level domains.
-const email = Joi.string().trim().email({ tlds: { allow: false } }).max(254).required().description('The account’s e-mail address (case-insensitive)');
+const email = Joi.string()
+    .pattern(DECEPTIVE, { invert: true, name: 'deceptive' })
+    .trim()
+    .email({ tlds: { allow: false } })
+    .max(254)
+    .required()
+    .description('The account’s e-mail address (case-insensitive)')
+    .messages({
+        'string.pattern.invert.name':
+            "'email' must not contain invisible or direction-changing characters (bidi controls, zero-width characters) or unpaired surrogates: type the address again"
+    });
 const password = Joi.string().min(8).max(256).required();
 const fullName = Joi.string()
     .trim()
@@ -25,6 +40,9 @@ const otp = Joi.string()
     .description('The six-digit code from the e-mail')
     .messages({ 'string.pattern.base': "'otp' must be the six digits from the verification e-mail" });
 const refreshToken = Joi.string().max(512).required().description('The refresh token from log-in, verify-email or the previous refresh');
+const resetOtp = otp.description('The six-digit code from the password reset e-mail').messages({
+    'string.pattern.base': "'otp' must be the six digits from the password reset e-mail"
+});
 
 const message = Joi.object({ message: Joi.string().required() });
 const tokens = Joi.object({
@@ -47,11 +65,14 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             auth: false,
             tags: ['api', 'account'],
             description: 'Create an account and e-mail a six-digit verification code',
-            notes: 'Registering again an address that is not verified yet replaces its password and name and sends a new code (at most one a minute). A verified address answers 409.',
+            notes: [
+                'Always 201 with the same message, whether the address is unknown, awaiting verification or verified (a verified address is e-mailed how to log in or reset its password instead of a code).',
+                'Each registration of an unverified address is a sign-up of its own: its code activates only the password and name given with it, never those of another registration of the same address.'
+            ],
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ email, password, fullName }) },
             response: { status: { 201: message } },
-            plugins: { rateLimit: { bucket: 'otp-mail' } }
+            plugins: { rateLimit: { bucket: 'otp-mail' }, openapi: { errors: [503] } }
         },
         handler: async (request, h) => {
             const input = request.payload as { email: string; password: string; fullName: string };
@@ -65,7 +86,7 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             auth: false,
             tags: ['api', 'account'],
             description: 'Confirm the e-mailed code; activates the account and returns tokens',
-            notes: 'A code lasts 10 minutes and allows 5 wrong tries; after that, request a new one with POST /api/auth/resend-otp.',
+            notes: 'A code lasts 10 minutes and allows 5 wrong tries; after that, request a new one with POST /api/auth/resend-otp. Every wrong case (unknown address, wrong, expired or used-up code, address already verified) answers the same 400.',
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ email, otp }) },
             response: { status: { 200: tokens } },
@@ -83,7 +104,7 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             auth: false,
             tags: ['api', 'account'],
             description: 'E-mail a new verification code',
-            notes: 'Always 202 with the same message, whether or not the address has an account, so it cannot be used to find accounts. At most one code a minute is sent; requests within that minute send nothing.',
+            notes: 'Always 202 with the same message, whether or not the address has an account, so it cannot be used to find accounts. At most one code a minute is sent; requests within that minute send nothing. When several sign-ups of the address are pending, no code is sent, only a note to register again.',
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ email }) },
             response: { status: { 202: message } },
@@ -126,6 +147,60 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             plugins: { rateLimit: { bucket: 'refresh' } }
         },
         handler: (request) => services.accounts.refresh((request.payload as { refreshToken: string }).refreshToken)
+    },
+    {
+        method: 'POST',
+        path: '/api/auth/logout',
+        options: {
+            auth: false,
+            tags: ['api', 'account'],
+            description: 'Sign out: revoke the session the refresh token belongs to',
+            notes: 'Every refresh token descended from the same log-in stops working; access tokens already issued expire on their own within 15 minutes. An unknown or already revoked token answers 204 too.',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ refreshToken }) },
+            response: { status: { 204: Joi.any().empty() } },
+            plugins: { rateLimit: { bucket: 'refresh' } }
+        },
+        handler: async (request, h) => {
+            await services.accounts.logout((request.payload as { refreshToken: string }).refreshToken);
+            return h.response().code(204);
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/auth/forgot-password',
+        options: {
+            auth: false,
+            tags: ['api', 'account'],
+            description: 'E-mail a six-digit code to reset the password',
+            notes: 'Always 202 with the same message, whether or not the address has a verified account. At most one code a minute is sent.',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ email }) },
+            response: { status: { 202: message } },
+            plugins: { rateLimit: { bucket: 'otp-mail' } }
+        },
+        handler: async (request, h) => {
+            const input = request.payload as { email: string };
+            return h.response(await services.accounts.forgotPassword(input.email)).code(202);
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/auth/reset-password',
+        options: {
+            auth: false,
+            tags: ['api', 'account'],
+            description: 'Set a new password with the e-mailed reset code; signs every session out',
+            notes: 'A code lasts 10 minutes, allows 5 wrong tries and works once. Every refresh token of the account is revoked; log in again with the new password. Every wrong case answers the same 400.',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ email, otp: resetOtp, newPassword: password }) },
+            response: { status: { 204: Joi.any().empty() } },
+            plugins: { rateLimit: { bucket: 'verify-email' } }
+        },
+        handler: async (request, h) => {
+            await services.accounts.resetPassword(request.payload as { email: string; otp: string; newPassword: string });
+            return h.response().code(204);
+        }
     },
     {
         method: 'GET',

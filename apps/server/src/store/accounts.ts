@@ -12,14 +12,14 @@ export interface AccountRow {
     created_at: Date;
 }
 
-export interface AccountWithOtpRow extends AccountRow {
-    otp_sent_at: Date | null;
-}
-
-export interface OtpRow {
+export interface EmailCodeRow {
+    id: string;
+    /** A sign-up's password hash and name (purpose 'verify'); null for a reset code. */
+    password_hash: string | null;
+    full_name: string | null;
     code_hash: string;
-    expires_at: Date;
-    attempts: number;
+    sent_at: Date;
+    created_at: Date;
 }
 
 export interface RefreshTokenRow {
@@ -28,6 +28,8 @@ export interface RefreshTokenRow {
     expires_at: Date;
     used_at: Date | null;
     revoked_at: Date | null;
+    /** The pair this token was exchanged for, sealed with ENCRYPTION_KEY, for a retried refresh. */
+    successor_enc: string | null;
 }
 
 export interface AiSettingsRow {
@@ -44,20 +46,16 @@ export interface NewRefreshToken {
     expiresAt: Date;
 }
 
-export interface NewOtp {
+export interface NewCode {
+    id: string;
     accountId: string;
     codeHash: string;
-    expiresAt: Date;
     sentAt: Date;
+    expiresAt: Date;
 }
 
-export const findAccountByEmailKey = (db: Queryable, emailKey: string): Promise<AccountWithOtpRow | null> =>
-    db.one<AccountWithOtpRow>(
-        `SELECT a.id, a.email, a.full_name, a.password_hash, a.verified_at, a.created_at, o.sent_at AS otp_sent_at
-         FROM accounts a LEFT JOIN otps o ON o.account_id = a.id
-         WHERE a.email_key = $1`,
-        [emailKey]
-    );
+export const findAccountByEmailKey = (db: Queryable, emailKey: string): Promise<AccountRow | null> =>
+    db.one<AccountRow>('SELECT id, email, full_name, password_hash, verified_at, created_at FROM accounts WHERE email_key = $1', [emailKey]);
 
 export const findAccountById = (db: Queryable, id: string): Promise<AccountRow | null> =>
     db.one<AccountRow>('SELECT id, email, full_name, password_hash, verified_at, created_at FROM accounts WHERE id = $1', [id]);
@@ -77,54 +75,107 @@ export const insertAccount = async (
     return row?.id ?? null;
 };
 
-/** Re-registration of an address nobody verified yet: the newest password and name win. */
-export const updateUnverifiedAccount = async (
-    db: Queryable,
-    account: { id: string; email: string; fullName: string; passwordHash: string; now: Date }
-): Promise<boolean> => {
-    const rows = await db.query(
-        `UPDATE accounts SET email = $2, full_name = $3, password_hash = $4, updated_at = $5
-         WHERE id = $1 AND verified_at IS NULL
-         RETURNING id`,
-        [account.id, account.email, account.fullName, account.passwordHash, account.now]
-    );
-    return rows.length === 1;
-};
-
 export const updatePasswordHash = async (db: Queryable, id: string, passwordHash: string, now: Date): Promise<void> => {
     await db.query('UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1', [id, passwordHash, now]);
 };
 
-export const markVerified = async (db: Queryable, id: string, now: Date): Promise<void> => {
-    await db.query('UPDATE accounts SET verified_at = $2, updated_at = $2 WHERE id = $1 AND verified_at IS NULL', [id, now]);
-};
-
 /**
- * Writes a fresh code (attempts back to 0) unless the previous one was sent after `cooldownStart`.
- * False when the cooldown kept the old code: a single statement, so two concurrent requests cannot both send.
+ * Activates an unverified account with the password and name of the sign-up whose code was entered.
+ * False when it was already verified (a concurrent verification won).
  */
-export const putOtp = async (db: Queryable, otp: NewOtp, cooldownStart: Date): Promise<boolean> => {
+export const activateAccount = async (db: Queryable, id: string, signUp: { passwordHash: string; fullName: string }, now: Date): Promise<boolean> => {
     const rows = await db.query(
-        `INSERT INTO otps (account_id, code_hash, expires_at, attempts, sent_at)
-         VALUES ($1, $2, $3, 0, $4)
-         ON CONFLICT (account_id) DO UPDATE
-             SET code_hash = EXCLUDED.code_hash, expires_at = EXCLUDED.expires_at, attempts = 0, sent_at = EXCLUDED.sent_at
-             WHERE otps.sent_at <= $5
-         RETURNING account_id`,
-        [otp.accountId, otp.codeHash, otp.expiresAt, otp.sentAt, cooldownStart]
+        `UPDATE accounts SET verified_at = $2, password_hash = $3, full_name = $4, updated_at = $2
+         WHERE id = $1 AND verified_at IS NULL
+         RETURNING id`,
+        [id, now, signUp.passwordHash, signUp.fullName]
     );
     return rows.length === 1;
 };
 
 /**
- * Counts the attempt before the code is compared, in one statement: concurrent guesses each use up
- * a try, so no burst of parallel requests gets more than the allowed number of comparisons.
+ * A new sign-up of an unverified address, with its own password, name and code. In the same
+ * statement, the account's sign-ups made before `liveSince`, and all but the newest `keep - 1` others,
+ * are dropped: few codes are live per address, so a guess cannot be tried against many.
  */
-export const spendOtpAttempt = (db: Queryable, accountId: string): Promise<OtpRow | null> =>
-    db.one<OtpRow>('UPDATE otps SET attempts = attempts + 1 WHERE account_id = $1 RETURNING code_hash, expires_at, attempts', [accountId]);
+export const insertSignUp = async (
+    db: Queryable,
+    code: NewCode & { passwordHash: string; fullName: string },
+    bounds: { keep: number; liveSince: Date }
+): Promise<void> => {
+    await db.query(
+        `WITH pruned AS (
+             DELETE FROM email_codes
+             WHERE account_id = $2 AND purpose = 'verify'
+               AND (created_at < $8 OR id NOT IN (
+                   SELECT id FROM email_codes
+                   WHERE account_id = $2 AND purpose = 'verify' AND created_at >= $8
+                   ORDER BY created_at DESC, id DESC
+                   LIMIT $7
+               ))
+         )
+         INSERT INTO email_codes (id, account_id, purpose, password_hash, full_name, code_hash, sent_at, expires_at, created_at)
+         VALUES ($1, $2, 'verify', $3, $4, $5, $6, $9, $6)`,
+        [code.id, code.accountId, code.passwordHash, code.fullName, code.codeHash, code.sentAt, bounds.keep - 1, bounds.liveSince, code.expiresAt]
+    );
+};
 
-export const deleteOtp = async (db: Queryable, accountId: string): Promise<void> => {
-    await db.query('DELETE FROM otps WHERE account_id = $1', [accountId]);
+/** The account's sign-ups made since `liveSince`, newest first. */
+export const liveSignUps = (db: Queryable, accountId: string, liveSince: Date): Promise<{ id: string; sent_at: Date; created_at: Date }[]> =>
+    db.query(
+        `SELECT id, sent_at, created_at FROM email_codes
+         WHERE account_id = $1 AND purpose = 'verify' AND created_at >= $2
+         ORDER BY created_at DESC, id DESC`,
+        [accountId, liveSince]
+    );
+
+/**
+ * A fresh code (attempts back to 0) for an existing row, unless its code was sent after
+ * `cooldownStart`: a single statement, so two concurrent requests cannot both send.
+ */
+export const renewCode = async (db: Queryable, code: { id: string; codeHash: string; sentAt: Date; expiresAt: Date }, cooldownStart: Date): Promise<boolean> => {
+    const rows = await db.query(
+        `UPDATE email_codes SET code_hash = $2, attempts = 0, sent_at = $3, expires_at = $4
+         WHERE id = $1 AND sent_at <= $5
+         RETURNING id`,
+        [code.id, code.codeHash, code.sentAt, code.expiresAt, cooldownStart]
+    );
+    return rows.length === 1;
+};
+
+/** The account's one reset code, replaced unless the current one was sent after `cooldownStart`. */
+export const putResetCode = async (db: Queryable, code: NewCode, cooldownStart: Date): Promise<string | null> => {
+    const row = await db.one<{ id: string }>(
+        `INSERT INTO email_codes (id, account_id, purpose, code_hash, sent_at, expires_at, created_at)
+         VALUES ($1, $2, 'reset', $3, $4, $5, $4)
+         ON CONFLICT (account_id) WHERE purpose = 'reset' DO UPDATE
+             SET id = EXCLUDED.id, code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = EXCLUDED.sent_at,
+                 expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at
+             WHERE email_codes.sent_at <= $6
+         RETURNING id`,
+        [code.id, code.accountId, code.codeHash, code.sentAt, code.expiresAt, cooldownStart]
+    );
+    return row?.id ?? null;
+};
+
+/**
+ * Counts a try on every live code of the account for this purpose before any is compared, in one
+ * statement: concurrent guesses each use up a try, so no burst gets more comparisons than allowed.
+ * Returns the codes that may still be compared (unexpired, within their tries).
+ */
+export const spendCodeAttempt = (db: Queryable, accountId: string, purpose: 'verify' | 'reset', maxAttempts: number, now: Date): Promise<EmailCodeRow[]> =>
+    db.query<EmailCodeRow>(
+        `UPDATE email_codes SET attempts = attempts + 1
+         WHERE account_id = $1 AND purpose = $2 AND expires_at > $4 AND attempts < $3
+         RETURNING id, password_hash, full_name, code_hash, sent_at, created_at`,
+        [accountId, purpose, maxAttempts, now]
+    );
+
+/** Deletes the code; false when another request took it first (each code works once). */
+export const takeCode = async (db: Queryable, id: string): Promise<boolean> => (await db.query('DELETE FROM email_codes WHERE id = $1 RETURNING id', [id])).length === 1;
+
+export const deleteCodes = async (db: Queryable, accountId: string, purpose: 'verify' | 'reset'): Promise<void> => {
+    await db.query('DELETE FROM email_codes WHERE account_id = $1 AND purpose = $2', [accountId, purpose]);
 };
 
 /** Starts or continues a token family; expired tokens of the account are pruned in the same statement. */
@@ -138,32 +189,56 @@ export const insertRefreshToken = async (db: Queryable, token: NewRefreshToken, 
 };
 
 /**
- * Marks a live token used and inserts its successor in the same family, atomically. Null when the
- * presented token is unknown, used, revoked or expired: the caller then asks findRefreshToken why.
+ * Marks a live token used and inserts its successor in the same family, atomically, keeping the
+ * successor pair sealed on the used token for a retried request. Sealed pairs of the family older than
+ * `sealedSince` are cleared in the same statement: they are needed only for a few seconds.
+ * False when the presented token is no longer live: the caller then asks findRefreshToken why.
  */
 export const rotateRefreshToken = async (
     db: Queryable,
     presentedHash: string,
-    next: { id: string; tokenHash: string; expiresAt: Date },
-    now: Date
-): Promise<{ account_id: string } | null> =>
-    db.one<{ account_id: string }>(
+    next: { id: string; tokenHash: string; expiresAt: Date; sealedPair: string },
+    now: Date,
+    sealedSince: Date
+): Promise<boolean> => {
+    const rows = await db.query(
         `WITH used AS (
-             UPDATE refresh_tokens SET used_at = $5
+             UPDATE refresh_tokens SET used_at = $5, successor_enc = $6
              WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $5
              RETURNING account_id, family_id
+         ), cleared AS (
+             UPDATE refresh_tokens SET successor_enc = NULL
+             WHERE family_id IN (SELECT family_id FROM used) AND successor_enc IS NOT NULL AND used_at < $7
          )
          INSERT INTO refresh_tokens (id, account_id, family_id, token_hash, expires_at, created_at)
          SELECT $2, account_id, family_id, $3, $4, $5 FROM used
-         RETURNING account_id`,
-        [presentedHash, next.id, next.tokenHash, next.expiresAt, now]
+         RETURNING id`,
+        [presentedHash, next.id, next.tokenHash, next.expiresAt, now, next.sealedPair, sealedSince]
     );
+    return rows.length === 1;
+};
 
 export const findRefreshToken = (db: Queryable, tokenHash: string): Promise<RefreshTokenRow | null> =>
-    db.one<RefreshTokenRow>('SELECT account_id, family_id, expires_at, used_at, revoked_at FROM refresh_tokens WHERE token_hash = $1', [tokenHash]);
+    db.one<RefreshTokenRow>(
+        'SELECT account_id, family_id, expires_at, used_at, revoked_at, successor_enc FROM refresh_tokens WHERE token_hash = $1',
+        [tokenHash]
+    );
 
+/** Signs a session out: every token of the family, and the sealed pairs with them. */
 export const revokeRefreshFamily = async (db: Queryable, familyId: string, now: Date): Promise<number> => {
-    const rows = await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL RETURNING id', [familyId, now]);
+    const rows = await db.query(
+        'UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL WHERE family_id = $1 AND revoked_at IS NULL RETURNING id',
+        [familyId, now]
+    );
+    return rows.length;
+};
+
+/** Signs every session of the account out. */
+export const revokeAccountRefreshTokens = async (db: Queryable, accountId: string, now: Date): Promise<number> => {
+    const rows = await db.query(
+        'UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL WHERE account_id = $1 AND revoked_at IS NULL RETURNING id',
+        [accountId, now]
+    );
     return rows.length;
 };
 

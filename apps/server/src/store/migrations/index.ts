@@ -3,6 +3,7 @@ import { sql as initial } from './001-initial.js';
 import { sql as runs } from './002-runs.js';
 import { sql as rateLimits } from './003-rate-limits.js';
 import { sql as uploadChunkAge } from './004-upload-chunk-age.js';
+import { sql as emailCodes } from './005-email-codes.js';
 import { sql as google } from './008-google.js';
 
 export interface Migration {
@@ -16,5 +17,6 @@ export const migrations: Migration[] = [
     { id: 2, name: '002-runs', sql: runs },
     { id: 3, name: '003-rate-limits', sql: rateLimits },
     { id: 4, name: '004-upload-chunk-age', sql: uploadChunkAge },
+    { id: 5, name: '005-email-codes', sql: emailCodes },
     { id: 8, name: '008-google', sql: google }
 ];
