@@ -13,8 +13,6 @@ export interface OpenApiRouteOptions {
     errors?: number[];
     requestBody?: Record<string, unknown>;
     exclude?: boolean;
-    /** Error statuses this route answers besides the ones every route may. */
-    errors?: number[];
     /** Media types of a success body that is not JSON. */
     produces?: string[];
 }
