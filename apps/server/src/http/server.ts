@@ -7,6 +7,7 @@ import { registerLogging } from './logging.js';
 import { registerHttpMetrics } from './metrics.js';
 import { registerRateLimits } from './rate-limit.js';
 import { routes } from './routes.js';
+import { registerStorableInput } from './storable-input.js';
 import { failValidation } from './validation.js';
 
 export interface HttpOptions {
@@ -31,6 +32,7 @@ export const createHttpServer = async (ctx: Context, services: Services, options
     registerHttpMetrics(server, ctx.metrics);
     registerRateLimits(server, ctx);
     await registerAuth(server, ctx.secrets.jwtSecret);
+    registerStorableInput(server);
     server.route(routes(ctx, services));
     return server;
 };

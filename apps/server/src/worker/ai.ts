@@ -1,4 +1,4 @@
-import type { AiRequest } from '@flowctl/engine';
+import { type AiRequest, toStorableValue } from '@flowctl/engine';
 import OpenAI from 'openai';
 
 import { outboundFetch, privateAddressRefusal } from '../outbound.js';
@@ -63,7 +63,8 @@ const describe = (err: unknown, baseUrl: string): Error => {
 
 /**
  * One chat completion with structured output. Returns the reply parsed from JSON; the engine checks
- * it against the declared outputs.
+ * it against the declared outputs. NUL characters and lone surrogates in the reply (which the store
+ * cannot hold) become U+FFFD.
  */
 export const complete = async (settings: AiEndpoint, request: AiRequest, signal: AbortSignal): Promise<unknown> => {
     if (!settings.apiKey) {
@@ -116,7 +117,7 @@ export const complete = async (settings: AiEndpoint, request: AiRequest, signal:
     }
 
     try {
-        return JSON.parse(content);
+        return toStorableValue(JSON.parse(content));
     } catch {
         throw new Error(`the language-model reply is not JSON: ${snippet(content)}`);
     }

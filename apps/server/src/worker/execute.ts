@@ -1,4 +1,4 @@
-import { errorMessage, executeRun, type Graph, type NodeState, type RunOutcome } from '@flowctl/engine';
+import { errorMessage, executeRun, type Graph, type NodeState, type RunOutcome, toStorableText } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import type { Mailer } from '../mail/mailer.js';
@@ -57,13 +57,14 @@ export const reportFinished = (env: WorkerEnv, finish: Finish, finished: Finishe
 };
 
 /** The run's own error line: why it could not start, or which node failed. */
+/** Storable (see toNodeRow): it may quote what a node received. */
 const runError = (outcome: RunOutcome): string | null => {
     if (outcome.error) {
-        return outcome.error;
+        return toStorableText(outcome.error);
     }
 
     const failed = outcome.nodes.find((node) => node.status === 'FAILED');
-    return outcome.status === 'FAILED' && failed ? `node '${failed.nodeId}' failed: ${failed.error}` : null;
+    return outcome.status === 'FAILED' && failed ? toStorableText(`node '${failed.nodeId}' failed: ${failed.error}`) : null;
 };
 
 /**

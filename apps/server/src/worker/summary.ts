@@ -1,4 +1,4 @@
-import type { NodeOutput, NodeState } from '@flowctl/engine';
+import { type NodeOutput, type NodeState, toStorableText } from '@flowctl/engine';
 
 import type { NodeRow } from '../store/runs.js';
 
@@ -32,7 +32,8 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
 export const toNodeRow = (state: NodeState): NodeRow => ({
     node_id: state.nodeId,
     status: state.status,
-    error: state.error,
+    // Errors may quote what a node received (a model's reply): it must not make the write fail.
+    error: state.error === null ? null : toStorableText(state.error),
     started_at: iso(state.startedAt),
     completed_at: iso(state.completedAt),
     summary: summarize(state.output),
