@@ -268,6 +268,20 @@ describe('accounts', () => {
         expect(ok.statusCode).toBe(200);
     });
 
+    it('resend-otp sends no code when several sign-ups of the address are pending, only a note to register again', async () => {
+        const email = freshEmail('several');
+        await register(t, { email, password: 'first password', fullName: 'First' });
+        await register(t, { email, password: 'second password', fullName: 'Second' });
+        await otpFor(t, email, 1);
+
+        await later(minutes(1) + 1000).resendOtp(email);
+        await t.smtp.waitFor(t.smtp.messages.length + 1);
+        const note = mailsTo(t, email).at(-1)!;
+        expect(note.subject).toBe('Your flowctl sign-up: register again for a new code');
+        expect(note.text).not.toMatch(/\d{6}/);
+        expect(mailsTo(t, email)).toHaveLength(3);
+    });
+
     describe('bad input: a 4xx saying what to fix, and nothing changes', () => {
         const post = (payload: unknown, headers: Record<string, string> = {}, url = '/api/auth/register') =>
             t.request({ method: 'POST', url, payload: payload as string, headers: { 'content-type': 'application/json', ...headers } });

@@ -106,6 +106,38 @@ describe('rate limiting', () => {
         expect(await accountsWith(t, email)).toBe(0);
     });
 
+    it('caps sign-up, resend and reset e-mails per network whatever the address, and per address whoever asks', async () => {
+        const mail = (remoteAddress: string, url: string, email: string) =>
+            t.request({
+                method: 'POST',
+                url,
+                remoteAddress,
+                payload: url === '/api/auth/register' ? { email, password: 'long enough', fullName: 'Flood' } : { email }
+            });
+        const urls = ['/api/auth/register', '/api/auth/resend-otp', '/api/auth/forgot-password'];
+
+        // One network, a new address each time.
+        for (let i = 0; i < MAIL_PER_IP; i++) {
+            expect((await mail('10.7.0.1', urls[i % 3]!, freshEmail('spread'))).statusCode).toBeLessThan(300);
+        }
+
+        const perNetwork = await mail('10.7.0.1', '/api/auth/forgot-password', freshEmail('spread'));
+        expect(perNetwork.statusCode).toBe(429);
+        expect(Number(perNetwork.headers['retry-after'])).toBeGreaterThan(0);
+        expect(perNetwork.json.message).toContain('sign-up and password e-mails requested from your address');
+
+        // One address, a new network each time: ten an hour.
+        const target = freshEmail('target');
+        for (let i = 0; i < 10; i++) {
+            expect((await mail(`10.8.0.${i + 1}`, urls[i % 3]!, target)).statusCode).toBeLessThan(300);
+        }
+
+        const perAddress = await mail('10.8.1.1', '/api/auth/forgot-password', target.toUpperCase());
+        expect(perAddress.statusCode).toBe(429);
+        expect(perAddress.json.message).toMatch(/^Too many e-mails to this address: at most 10 per 3600 s\. Retry in \d+ s\.$/);
+        expect(Number(perAddress.headers['retry-after'])).toBeGreaterThan(60);
+    });
+
     it('keeps the counters where the store says: in memory when embedded, shared through PostgreSQL otherwise', async () => {
         await from('10.6.0.1', '/openapi.json');
         const keys = async () => (await t.app.ctx.db.query<{ key: string }>('SELECT key FROM rate_limits')).map((row) => row.key);
