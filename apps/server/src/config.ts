@@ -24,6 +24,8 @@ export interface Config {
     runConcurrency: number;
     /** How long a worker's claim on a workflow lasts unrenewed: a crashed worker's runs resume after about this long. */
     runLeaseMs: number;
+    /** A run whose worker holds its lease but makes no progress for this long is failed. */
+    runNoProgressMs: number;
     logLevel: string;
     rateLimit: { perAccount: number; perIp: number; windowSeconds: number };
     /** Public address of this server, used in links (OAuth redirect, Link headers are relative). */
@@ -93,7 +95,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
         blobStore: blobStoreKind(env.BLOB_STORE, optional(env.DATABASE_URL)),
         runConcurrency: positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4),
-        runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 30_000),
+        // Renewed every third of it: a dead worker's run is taken over within about this long.
+        runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 3_000),
+        runNoProgressMs: positiveInt('RUN_NO_PROGRESS_MS', env.RUN_NO_PROGRESS_MS, 300_000),
         logLevel: env.LOG_LEVEL || 'info',
         rateLimit: {
             perAccount: positiveInt('RATE_LIMIT_PER_ACCOUNT', env.RATE_LIMIT_PER_ACCOUNT, 1200),

@@ -12,6 +12,8 @@ export interface Mail {
     to: string;
     subject: string;
     text: string;
+    /** A stable Message-ID (with angle brackets), so a message sent again can be recognised as the same. */
+    messageId?: string;
 }
 
 export interface SendOptions {
