@@ -16,7 +16,7 @@ export interface TextMail {
     to: string;
     subject: string;
     text: string;
-    /** Used as given (with angle brackets); otherwise one unique to this process and message. */
+    /** A Message-ID chosen by the caller (with or without its angle brackets); otherwise one is made up. */
     messageId?: string;
 }
 
@@ -58,6 +58,8 @@ const body = (text: string): { encoding: string; content: string } => {
         : { encoding: 'base64', content: crlf(base64.wrap(base64.encode(text), 76)) };
 };
 
+const bracketed = (id: string): string => (id.startsWith('<') ? id : `<${id}>`);
+
 /** Composes text messages from one sender; ids are unique per process and message. */
 export const textComposer = (from: string) => {
     const [sender] = addressparser(from, { flatten: true });
@@ -73,12 +75,12 @@ export const textComposer = (from: string) => {
     return async (mail: TextMail): Promise<ComposedMail> => {
         // Recipients needing IDN or SMTPUTF8 handling, and any sender override, take the general path.
         if (!/^[\x21-\x7e]+$/.test(mail.to) || mail.from !== from) {
-            const node = new MailComposer(mail).compile();
+            const node = new MailComposer({ ...mail, messageId: mail.messageId && bracketed(mail.messageId) }).compile();
             const envelope = node.getEnvelope();
             return { envelope: { from: envelope.from || sender.address, to: envelope.to }, messageId: node.messageId(), raw: await node.build() };
         }
 
-        const messageId = mail.messageId ?? `<${idPrefix}.${(sequence++).toString(36)}@${domain}>`;
+        const messageId = mail.messageId ? bracketed(mail.messageId) : `<${idPrefix}.${(sequence++).toString(36)}@${domain}>`;
         const subject = mail.subject ? mimeFuncs.encodeWords(mail.subject, textEncoding(mail.subject), 52) : '';
         const { encoding, content } = body(mail.text);
         const lines = [

@@ -117,6 +117,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     }
 
     const controller = new AbortController();
+    const interrupt = new AbortController();
     let reason: StopReason | null = null;
     const writer = new NodeWriter(
         (rows) => saveNodeStates(env.db, run.id, run.workflow_id, lease.token, rows),
@@ -128,6 +129,10 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
             reason = why;
             if (why !== 'cancel') {
                 writer.freeze();
+            }
+
+            if (why === 'cancel' || why === 'stalled') {
+                interrupt.abort();
             }
 
             controller.abort();
@@ -168,6 +173,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
             accountId: run.account_id,
             lease,
             resumed,
+            interrupt: interrupt.signal,
             onSent(nodeId, sent) {
                 env.metrics.emailsSent.inc();
                 // Every count goes to the writer, which coalesces them: the live figure lags by one flush at most.
