@@ -11,6 +11,8 @@ export interface OpenApiRouteOptions {
     status?: number;
     requestBody?: Record<string, unknown>;
     exclude?: boolean;
+    /** Error statuses the route may answer besides the usual ones (400, 401, 404, 429). */
+    errors?: number[];
 }
 
 declare module '@hapi/hapi' {
@@ -163,6 +165,10 @@ const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSche
 
     if (!NO_RATE_LIMIT.has(route.path)) {
         responses['429'] = errorResponse('Rate limited: retry after the `Retry-After` header’s seconds');
+    }
+
+    for (const code of settings.plugins?.openapi?.errors ?? []) {
+        responses[String(code)] ??= errorResponse(code === 409 ? 'Conflict with the current state: `message` says what' : 'Error: `message` says what happened');
     }
 
     op.responses = responses;

@@ -90,29 +90,26 @@ export interface RetryRow {
     node_id: string;
     element_index: number;
     content: { to: string; subject: string; body: string };
+    /** The first run of the chain of retries: elements are counted against it. */
+    origin_run_id: string;
 }
 
 /**
- * Rows that failed in the run and that no run of the same origin has sent (or may have sent) since:
- * what a retry of it sends. Rows whose outcome is unknown are left out, as they may have arrived.
+ * Rows that failed in run `runId` and that no run of the same origin has sent, or may have sent,
+ * since: what a retry of it sends. Rows whose outcome is unknown are left out, as they may have
+ * arrived, except those of `retryRunId` itself (a retry run resumed after a crash sends them again).
  */
-export const retryableDeliveries = (db: Queryable, runId: string, limit: number | null = null): Promise<RetryRow[]> =>
+export const retryableDeliveries = (db: Queryable, runId: string, retryRunId: string | null, limit: number | null = null): Promise<RetryRow[]> =>
     prepared<RetryRow>(
         db,
         'flowctl_deliveries_retryable',
-        `SELECT f.node_id, f.element_index, f.content FROM deliveries f
+        `SELECT f.node_id, f.element_index, f.content, f.origin_run_id FROM deliveries f
          WHERE f.run_id = $1 AND f.status = 'FAILED' AND f.content IS NOT NULL
            AND NOT EXISTS (
                SELECT 1 FROM deliveries s
                WHERE s.origin_run_id = f.origin_run_id AND s.node_id = f.node_id AND s.element_index = f.element_index
-                 AND s.status IN ('SENT', 'SENDING'))
+                 AND (s.status = 'SENT' OR (s.status = 'SENDING' AND s.run_id IS DISTINCT FROM $2)))
          ORDER BY f.node_id, f.element_index
-         LIMIT $2`,
-        [runId, limit]
+         LIMIT $3`,
+        [runId, retryRunId, limit]
     );
-
-/** The run a retry of `runId` counts its elements against: the first of the chain of retries. */
-export const originRunOf = async (db: Queryable, runId: string): Promise<string> => {
-    const row = await preparedOne<{ origin_run_id: string }>(db, 'flowctl_deliveries_origin', 'SELECT origin_run_id FROM deliveries WHERE run_id = $1 LIMIT 1', [runId]);
-    return row?.origin_run_id ?? runId;
-};

@@ -30,6 +30,24 @@ export const enqueueRun = (db: Queryable, runId: string, accountId: string, work
         [runId, workflowId, accountId]
     );
 
+/**
+ * Inserts a PENDING retry run of `sourceRunId` (same workflow, same graph snapshot) and its drain job,
+ * like enqueueRun. Null when the source run does not exist or is another account's.
+ */
+export const enqueueRetryRun = (db: Queryable, runId: string, accountId: string, sourceRunId: string): Promise<(EnqueuedRow & { workflow_id: string }) | null> =>
+    preparedOne<EnqueuedRow & { workflow_id: string }>(
+        db,
+        'flowctl_runs_enqueueRetryRun',
+        `WITH source AS (SELECT workflow_id FROM runs WHERE id = $2 AND account_id = $3),
+         run AS (
+             INSERT INTO runs (id, account_id, workflow_id, graph, status, retry_of)
+             SELECT $1, s.account_id, s.workflow_id, s.graph, 'PENDING', s.id FROM runs s WHERE s.id = $2 AND s.account_id = $3
+             RETURNING created_at, workflow_id
+         ), ${drainJobCtes('(SELECT workflow_id FROM source)', 'EXISTS (SELECT 1 FROM run)')}
+         SELECT run.created_at, run.workflow_id, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
+        [runId, sourceRunId, accountId]
+    );
+
 export interface ClaimedRunRow {
     id: string;
     account_id: string;
@@ -211,8 +229,9 @@ export interface RunRow {
     started_at: Date | null;
     completed_at: Date | null;
     cancel_requested_at: Date | null;
-    result: { totalRows: number; filteredOut: number; emailsSent: number } | null;
+    result: { totalRows: number; filteredOut: number; emailsSent: number; possiblyDuplicated?: number } | null;
     error: string | null;
+    retry_of: string | null;
     /** Node rows as JSON (timestamps as text). */
     nodes: Omit<NodeRow, 'output'>[] | null;
 }
@@ -222,7 +241,7 @@ export const getRun = (db: Queryable, accountId: string, runId: string): Promise
         db,
         'flowctl_runs_getRun',
         `SELECT r.id, r.workflow_id, r.status, r.graph, r.created_at, r.started_at, r.completed_at,
-                r.cancel_requested_at, r.result, r.error,
+                r.cancel_requested_at, r.result, r.error, r.retry_of,
                 (SELECT jsonb_agg(jsonb_build_object('node_id', n.node_id, 'status', n.status, 'error', n.error,
                         'started_at', n.started_at, 'completed_at', n.completed_at, 'summary', n.summary))
                  FROM run_nodes n WHERE n.run_id = r.id) AS nodes

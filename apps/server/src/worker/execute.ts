@@ -1,15 +1,16 @@
-import { errorMessage, executeRun, type Graph, type NodeState, type RunOutcome, type RunResult } from '@flowctl/engine';
+import { errorMessage, type ExecuteOptions, executeRun, type Graph, type NodeState, type RunOutcome, type RunResult } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import type { Mailer } from '../mail/mailer.js';
 import type { Db } from '../store/db.js';
-import { deliveryCounts } from '../store/deliveries.js';
+import { deliveryCounts, retryableDeliveries } from '../store/deliveries.js';
 import { WEBHOOK_JOB } from '../store/queue.js';
 import { type ClaimedRunRow, type Finish, type Finished, handBackRun, loadNodeStates, type NodeRow, saveNodeStates } from '../store/runs.js';
 import type { Lease } from './lease.js';
 import type { RunMetrics } from './metrics.js';
 import { NodeWriter } from './node-writer.js';
 import { createPorts, type RunDeps } from './ports.js';
+import { resendFailed } from './retry.js';
 import type { RunQueue, StopReason } from './queue.js';
 import { toNodeStates } from './summary.js';
 import { Watchdog } from './watchdog.js';
@@ -111,6 +112,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     }
 
     const graph = run.graph as Graph;
+    const retryRows = run.retry_of ? await retryableDeliveries(env.db, run.retry_of, run.id) : null;
     const resume: NodeState[] | undefined = resumed ? toNodeStates(await loadNodeStates(env.db, run.id), nodeTypes(graph)) : undefined;
     if (resumed) {
         log.warn({ takeovers: run.takeovers, kept: resume?.filter((s) => s.status === 'SUCCESS').map((s) => s.nodeId) }, 'resuming an interrupted run');
@@ -169,6 +171,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
         { db: env.db, mailer: env.mailer, deps: env.deps, log, messageDomain: env.messageDomain },
         {
             id: run.id,
+            originRunId: retryRows?.[0]?.origin_run_id ?? run.id,
             workflowId: run.workflow_id,
             accountId: run.account_id,
             lease,
@@ -186,7 +189,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
 
     let outcome: RunOutcome;
     try {
-        const execution = executeRun(graph, {
+        const options: ExecuteOptions = {
             ports,
             signal: controller.signal,
             resume,
@@ -200,7 +203,8 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
                     writer.change(state);
                 }
             }
-        });
+        };
+        const execution = retryRows ? resendFailed(graph, retryRows, options) : executeRun(graph, options);
         // A stalled execution may never settle: the watchdog ends the run without it.
         outcome = await Promise.race([execution, stall]);
     } catch (err) {

@@ -27,6 +27,8 @@ export interface PortsEnv {
 
 export interface PortsRun {
     id: string;
+    /** The run whose elements these are: the run itself, or for a retry run the first run it retries. */
+    originRunId: string;
     workflowId: string;
     accountId: string;
     lease: Lease;
@@ -61,7 +63,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const states = new Map<string, Promise<Map<number, DeliveryStatus>>>();
     const sent = new Map<string, number>();
     const log = new DeliveryLog(
-        (outcomes, intents) => writeDeliveries(env.db, { id: run.id, originRunId: run.id, workflowId: run.workflowId, token: run.lease.token }, outcomes, intents),
+        (outcomes, intents) => writeDeliveries(env.db, { id: run.id, originRunId: run.originRunId, workflowId: run.workflowId, token: run.lease.token }, outcomes, intents),
         (err) => {
             env.log.error({ err, runId: run.id }, 'e-mail deliveries can no longer be recorded: the run stops');
             run.fail(err);
