@@ -15,6 +15,19 @@ export interface GoogleConfig {
 }
 export type BlobStoreKind = 'files' | 'postgres';
 
+export interface SmtpSettings {
+    /** Connections to the SMTP server at most, shared by all runs; also how many e-mails a run has in flight. */
+    connections: number;
+    /** How long one message (or opening a connection) may take before it is given up as a temporary failure. */
+    sendTimeoutMs: number;
+    /** Temporary failures (4xx replies, connection errors) of a run's e-mail are retried: at most this many attempts, */
+    retryAttempts: number;
+    /** within this long from the first attempt, */
+    retryForMs: number;
+    /** waiting this long before the second attempt and twice as long before each next one (at most 30 s). */
+    retryDelayMs: number;
+}
+
 export interface Config {
     port: number;
     host: string;
@@ -25,6 +38,7 @@ export interface Config {
     /** Unset: e-mails are written to `${dataDir}/outbox` as .eml files. */
     smtpUrl: string | null;
     mailFrom: string;
+    smtp: SmtpSettings;
     ai: { apiKey: string | null; baseUrl: string | null; model: string | null };
     /** Given, or generated once and kept in the data directory. */
     jwtSecret: string | null;
@@ -36,6 +50,8 @@ export interface Config {
     runConcurrency: number;
     /** How long a worker's claim on a workflow lasts unrenewed: a crashed worker's runs resume after about this long. */
     runLeaseMs: number;
+    /** A run whose worker holds its lease but makes no progress for this long is failed. */
+    runNoProgressMs: number;
     logLevel: string;
     /** `mailPerIp`: sign-up, resend and password-reset requests (each may send an e-mail) per client network and window. */
     rateLimit: { perAccount: number; perIp: number; windowSeconds: number; mailPerIp: number };
@@ -95,6 +111,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         databaseUrl: optional(env.DATABASE_URL),
         smtpUrl: optional(env.SMTP_URL),
         mailFrom: env.MAIL_FROM || 'flowctl <no-reply@localhost>',
+        smtp: {
+            connections: positiveInt('SMTP_CONNECTIONS', env.SMTP_CONNECTIONS, 8),
+            sendTimeoutMs: positiveInt('SMTP_SEND_TIMEOUT_MS', env.SMTP_SEND_TIMEOUT_MS, 60_000),
+            retryAttempts: positiveInt('SMTP_RETRY_ATTEMPTS', env.SMTP_RETRY_ATTEMPTS, 10),
+            retryForMs: positiveInt('SMTP_RETRY_FOR_MS', env.SMTP_RETRY_FOR_MS, 120_000),
+            retryDelayMs: positiveInt('SMTP_RETRY_DELAY_MS', env.SMTP_RETRY_DELAY_MS, 1000)
+        },
         ai: { apiKey: optional(env.OPENAI_API_KEY), baseUrl: optional(env.OPENAI_BASE_URL), model: optional(env.AI_MODEL) },
         jwtSecret: optional(env.JWT_SECRET),
         encryptionKey: optional(env.ENCRYPTION_KEY),
@@ -110,7 +133,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
         blobStore: blobStoreKind(env.BLOB_STORE, optional(env.DATABASE_URL)),
         runConcurrency: positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4),
-        runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 30_000),
+        // Renewed every third of it: a dead worker's run is taken over within about this long.
+        runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 3_000),
+        runNoProgressMs: positiveInt('RUN_NO_PROGRESS_MS', env.RUN_NO_PROGRESS_MS, 300_000),
         logLevel: env.LOG_LEVEL || 'info',
         rateLimit: {
             perAccount: positiveInt('RATE_LIMIT_PER_ACCOUNT', env.RATE_LIMIT_PER_ACCOUNT, 1200),
@@ -121,6 +146,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         publicUrl: optional(env.PUBLIC_URL),
         allowPrivateNetwork: flag('ALLOW_PRIVATE_NETWORK', env.ALLOW_PRIVATE_NETWORK)
     };
+
+    // A send retried for SMTP_RETRY_FOR_MS is progress in the making, not a stall.
+    if (config.runNoProgressMs <= config.smtp.retryForMs + config.smtp.sendTimeoutMs) {
+        throw new Error(
+            `RUN_NO_PROGRESS_MS (${config.runNoProgressMs}) must exceed SMTP_RETRY_FOR_MS + SMTP_SEND_TIMEOUT_MS (${config.smtp.retryForMs + config.smtp.sendTimeoutMs}): a run retrying one e-mail would be failed as stalled`
+        );
+    }
 
     return { ...config, ...overrides };
 };

@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 export interface GatedMessage {
     to: string;
     subject: string;
+    messageId: string;
 }
 
 export interface GatedSmtp {
@@ -38,7 +39,7 @@ export const startGatedSmtp = async (): Promise<GatedSmtp> => {
             stream.on('data', (chunk: Buffer) => chunks.push(chunk));
             stream.on('end', () => {
                 const raw = Buffer.concat(chunks).toString('utf8');
-                const message = { to: header(raw, 'To'), subject: header(raw, 'Subject') };
+                const message = { to: header(raw, 'To'), subject: header(raw, 'Subject'), messageId: header(raw, 'Message-ID') };
                 received++;
                 const hold = holds.get(received);
                 if (!hold) {

@@ -66,6 +66,14 @@ describe('the text message composer', () => {
         expect(ids.size).toBe(50);
     });
 
+    it("uses the caller's Message-ID when given, on both the quick and the general path", async () => {
+        for (const to of ['ada@example.test', 'zoë@bücher.example']) {
+            const { messageId, raw } = await compose({ from: FROM, to, subject: 's', text: 't', messageId: 'run-1.mail.7@flowctl.test' });
+            expect(messageId).toBe('<run-1.mail.7@flowctl.test>');
+            expect((await simpleParser(raw)).messageId).toBe('<run-1.mail.7@flowctl.test>');
+        }
+    });
+
     it("encodes the sender's display name like nodemailer does", async () => {
         for (const from of ['"Acme, Inc." <news@acme.test>', 'Zoë Müller <zoe@acme.test>', 'plain@acme.test']) {
             const mail = { from, to: 'ada@example.test', subject: 's', text: 't' };

@@ -6,7 +6,7 @@ import { createTestStore, startTestServer } from './harness.js';
 import { newsletter, runsApi } from './run-fixtures.js';
 
 describe('runs: graceful shutdown', () => {
-    it('hands a running run back at the next e-mail and the next start finishes it, sending each e-mail once', async () => {
+    it('hands a running run back at the next e-mail and the next start finishes it, sending each e-mail once', { timeout: 90_000 }, async () => {
         const smtp = await startGatedSmtp();
         const testStore = await createTestStore();
         try {
@@ -25,6 +25,16 @@ describe('runs: graceful shutdown', () => {
             held.answer(true);
             await stopping;
             expect(smtp.accepted.map((m) => m.to)).toEqual(recipients.slice(0, 4));
+
+            // Until a worker executes it again, the run waits PENDING, with what it sent so far.
+            const apiOnly = await startTestServer({ testStore, config: { smtpUrl: smtp.url, role: 'api' } });
+            try {
+                const waiting = await runsApi(apiOnly, account).get(runId);
+                expect(waiting).toMatchObject({ status: 'PENDING', result: { emailsSent: 4 } });
+                expect(runsApi(apiOnly, account).node(waiting, 'send')).toMatchObject({ status: 'PENDING', output: { emailsSent: 4 } });
+            } finally {
+                await apiOnly.close();
+            }
 
             const second = await startTestServer({ testStore, config: { smtpUrl: smtp.url } });
             try {

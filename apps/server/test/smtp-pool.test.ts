@@ -109,14 +109,14 @@ describe('the SMTP connection pool', () => {
         const after = new Promise<void>((resolve) => {
             release = resolve;
         });
-        const sending = pool.send(mail('ada@example.test'), after);
+        const sending = pool.send(mail('ada@example.test'), { after });
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect(sink.delivered).toEqual([]);
         release();
         await sending;
         expect(sink.delivered).toEqual(['ada@example.test']);
 
-        await expect(pool.send(mail('alan@example.test'), Promise.reject(new Error('not recorded')))).rejects.toThrow('not recorded');
+        await expect(pool.send(mail('alan@example.test'), { after: Promise.reject(new Error('not recorded')) })).rejects.toThrow('not recorded');
         await pool.send(mail('grace@example.test'));
         expect(sink.delivered).toEqual(['ada@example.test', 'grace@example.test']);
     });

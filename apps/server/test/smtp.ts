@@ -1,3 +1,6 @@
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -16,6 +19,17 @@ export interface SmtpSink {
     waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
     /** Makes the next deliveries to these addresses fail with a 550. */
     reject(address: string): void;
+    // Fault modes, to behave like a real relay having a bad day:
+    /** Answers the next `count` messages with `code` (451: try again later) after their data. */
+    failNext(count: number, code?: number): void;
+    /** Closes the connection in the middle of the next `count` messages' data, answering nothing. */
+    dropNext(count?: number): void;
+    /** Every connection is cut and the port refuses connections for `ms`; resolves once it listens again. */
+    down(ms: number): Promise<void>;
+    /** Waits this long before accepting each message, like a distant relay. */
+    delay(ms: number): void;
+    /** Messages whose data arrived, whatever the answer. */
+    readonly attempts: number;
     close(): Promise<void>;
 }
 
@@ -27,6 +41,11 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     const messages: ReceivedMail[] = [];
     const rejected = new Set<string>();
     let waiters: (() => void)[] = [];
+    let failing: { count: number; code: number } = { count: 0, code: 451 };
+    let dropping = 0;
+    let delayMs = 0;
+    let attempts = 0;
+    const refuse = (message: string, code: number) => Object.assign(new Error(message), { responseCode: code });
 
     const server = new SMTPServer({
         authOptional: true,
@@ -34,17 +53,32 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         logger: false,
         onRcptTo(address, _session, callback) {
             if (rejected.has(address.address.toLowerCase())) {
-                const err = new Error('mailbox unavailable') as Error & { responseCode: number };
-                err.responseCode = 550;
-                return callback(err);
+                return callback(refuse('mailbox unavailable', 550));
             }
 
             callback();
         },
-        onData(stream, _session, callback) {
+        onData(stream, session, callback) {
             const chunks: Buffer[] = [];
-            stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+            const drop = dropping > 0;
+            dropping -= drop ? 1 : 0;
+            stream.on('data', (chunk: Buffer) => {
+                chunks.push(chunk);
+                if (drop) {
+                    socketOf(session.id)?.destroy();
+                }
+            });
             stream.on('end', async () => {
+                attempts++;
+                if (failing.count > 0) {
+                    failing.count--;
+                    return callback(refuse('try again later', failing.code));
+                }
+
+                if (delayMs > 0) {
+                    await sleep(delayMs);
+                }
+
                 const raw = Buffer.concat(chunks).toString('utf8');
                 const parsed = await simpleParser(raw);
                 messages.push({
@@ -63,6 +97,10 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         }
     });
 
+    // smtp-server keeps its open connections in a set; each holds its socket.
+    const connections = () => (server as unknown as { connections: Set<{ id: string; _socket: Socket }> }).connections;
+    const socketOf = (id: string) => [...connections()].find((connection) => connection.id === id)?._socket;
+
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as { port: number };
 
@@ -70,6 +108,28 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         url: `smtp://127.0.0.1:${port}`,
         messages,
         reject: (address) => rejected.add(address.toLowerCase()),
+        failNext(count, code = 451) {
+            failing = { count, code };
+        },
+        dropNext(count = 1) {
+            dropping = count;
+        },
+        async down(ms) {
+            await new Promise<void>((resolve) => {
+                server.server.close(() => resolve());
+                for (const connection of connections()) {
+                    connection._socket.destroy();
+                }
+            });
+            await sleep(ms);
+            await new Promise<void>((resolve) => server.server.listen(port, '127.0.0.1', resolve));
+        },
+        delay(ms) {
+            delayMs = ms;
+        },
+        get attempts() {
+            return attempts;
+        },
         waitFor(count, timeoutMs = 10_000) {
             return new Promise((resolve, reject) => {
                 const check = () => {

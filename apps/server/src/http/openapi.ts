@@ -169,6 +169,10 @@ const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSche
         responses['429'] = errorResponse('Rate limited: retry after the `Retry-After` header’s seconds');
     }
 
+    for (const code of settings.plugins?.openapi?.errors ?? []) {
+        responses[String(code)] ??= errorResponse(code === 409 ? 'Conflict with the current state: `message` says what' : 'Error: `message` says what happened');
+    }
+
     op.responses = responses;
     return op;
 };

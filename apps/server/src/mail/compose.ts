@@ -16,6 +16,8 @@ export interface TextMail {
     to: string;
     subject: string;
     text: string;
+    /** A Message-ID chosen by the caller (with or without its angle brackets); otherwise one is made up. */
+    messageId?: string;
 }
 
 export interface ComposedMail {
@@ -56,6 +58,8 @@ const body = (text: string): { encoding: string; content: string } => {
         : { encoding: 'base64', content: crlf(base64.wrap(base64.encode(text), 76)) };
 };
 
+const bracketed = (id: string): string => (id.startsWith('<') ? id : `<${id}>`);
+
 /** Composes text messages from one sender; ids are unique per process and message. */
 export const textComposer = (from: string) => {
     const [sender] = addressparser(from, { flatten: true });
@@ -71,12 +75,12 @@ export const textComposer = (from: string) => {
     return async (mail: TextMail): Promise<ComposedMail> => {
         // Recipients needing IDN or SMTPUTF8 handling, and any sender override, take the general path.
         if (!/^[\x21-\x7e]+$/.test(mail.to) || mail.from !== from) {
-            const node = new MailComposer(mail).compile();
+            const node = new MailComposer({ ...mail, messageId: mail.messageId && bracketed(mail.messageId) }).compile();
             const envelope = node.getEnvelope();
             return { envelope: { from: envelope.from || sender.address, to: envelope.to }, messageId: node.messageId(), raw: await node.build() };
         }
 
-        const messageId = `<${idPrefix}.${(sequence++).toString(36)}@${domain}>`;
+        const messageId = mail.messageId ? bracketed(mail.messageId) : `<${idPrefix}.${(sequence++).toString(36)}@${domain}>`;
         const subject = mail.subject ? mimeFuncs.encodeWords(mail.subject, textEncoding(mail.subject), 52) : '';
         const { encoding, content } = body(mail.text);
         const lines = [
@@ -92,3 +96,12 @@ export const textComposer = (from: string) => {
         return { envelope: { from: sender.address, to: [mail.to] }, messageId, raw: Buffer.from(`${lines.join('\r\n')}\r\n\r\n${content}`) };
     };
 };
+
+/** The domain of MAIL_FROM's address, the right-hand side of the Message-IDs this server makes. */
+export const senderDomain = (from: string): string => addressparser(from, { flatten: true })[0]?.address?.split('@').pop() || 'localhost';
+
+/** A node id as a Message-ID atom: kept when it is one, else '=' and its base64url (never equal to a kept one). */
+const atom = (value: string): string => (/^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : `=${Buffer.from(value).toString('base64url')}`);
+
+/** The Message-ID of element `index` of an OUTPUT node in a run: the same on every attempt. */
+export const deliveryMessageId = (runId: string, nodeId: string, index: number, domain: string): string => `<${atom(runId)}.${atom(nodeId)}.${index}@${domain}>`;

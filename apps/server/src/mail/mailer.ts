@@ -12,6 +12,8 @@ export interface Mail {
     to: string;
     subject: string;
     text: string;
+    /** A stable Message-ID for this message (with or without angle brackets); otherwise one is made up. */
+    messageId?: string;
 }
 
 export interface SendOptions {
@@ -20,6 +22,14 @@ export interface SendOptions {
      * caller finish recording the previous delivery while this one is composed and addressed.
      */
     after?: Promise<unknown>;
+    /** Aborting fails the send at once, even with the message under way. */
+    signal?: AbortSignal;
+    /**
+     * Whether temporary failures (4xx replies, connection errors) are tried again, with backoff,
+     * under the SMTP_RETRY_* settings. Off by default: a request waiting on an e-mail should not
+     * wait minutes.
+     */
+    retry?: boolean;
 }
 
 export interface Mailer {
@@ -31,9 +41,12 @@ export interface Mailer {
 /** A pooled SMTP transport when SMTP_URL is set; otherwise each message becomes an .eml file in the outbox. */
 export const createMailer = (config: Config, log: Logger): Mailer => {
     if (config.smtpUrl) {
-        const pool = new SmtpPool(config.smtpUrl, config.mailFrom);
+        const { connections, sendTimeoutMs, retryAttempts, retryForMs, retryDelayMs } = config.smtp;
+        const pool = new SmtpPool(config.smtpUrl, config.mailFrom, { maxConnections: connections, timeoutMs: sendTimeoutMs });
+        const policy = { attempts: retryAttempts, forMs: retryForMs, delayMs: retryDelayMs };
         return {
-            send: (mail, options) => pool.send({ from: config.mailFrom, ...mail }, options?.after),
+            send: (mail, options = {}) =>
+                pool.send({ from: config.mailFrom, ...mail }, { after: options.after, signal: options.signal, retry: options.retry ? policy : undefined }),
             close: () => pool.close()
         };
     }
@@ -46,6 +59,7 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
             ready ??= Fs.mkdir(outbox, { recursive: true });
             await ready;
             await options?.after;
+            options?.signal?.throwIfAborted();
             const info = await transport.sendMail({ from: config.mailFrom, ...mail });
             const file = Path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Crypto.randomBytes(4).toString('hex')}.eml`);
             await Fs.writeFile(file, info.message as Buffer);

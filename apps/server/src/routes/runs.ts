@@ -47,11 +47,17 @@ const runDetail = Joi.object({
     result: Joi.object({
         totalRows: Joi.number().integer().required(),
         filteredOut: Joi.number().integer().required(),
-        emailsSent: Joi.number().integer().required()
+        emailsSent: Joi.number().integer().required(),
+        possiblyDuplicated: Joi.number()
+            .integer()
+            .description(
+                'Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies'
+            )
     })
         .required()
         .description('Final once the run is terminal; while it runs, rows loaded and e-mails sent so far'),
-    nodes: Joi.array().items(nodeView).required().description('In graph order')
+    nodes: Joi.array().items(nodeView).required().description('In graph order'),
+    retryOf: Joi.string().description('For a retry run: the run whose failed e-mails it sends again')
 });
 
 const runEntry = Joi.object({ runId: Joi.string().required(), workflowId: Joi.string().required(), status: runStatus.required(), createdAt: timestamp.required() });
@@ -179,6 +185,23 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         handler: async (request, h) => {
             const { run, stopping } = await services.runs.cancel(accountIdOf(request), (request.params as { runId: string }).runId);
             return h.response(run).code(stopping ? 202 : 200);
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/workflows/runs/{runId}/retry',
+        options: {
+            tags: ['api', 'runs'],
+            description: 'Retry the failed e-mails of a finished run',
+            notes: 'Enqueues a new run (202, like an enqueue) that sends again, exactly as they were rendered, the e-mails the mail server refused in the given run and that no retry has delivered since; nothing else is executed, so nobody who got an e-mail gets it twice. Rows with an invalid address are not retried. 409 when the run has not ended or has no such e-mail.',
+            payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
+            validate: { params: runParams },
+            response: { status: { 202: enqueued } },
+            plugins: { openapi: { status: 202, errors: [409] } }
+        },
+        handler: async (request, h) => {
+            const run = await services.runs.retry(accountIdOf(request), (request.params as { runId: string }).runId);
+            return h.response(run).code(202);
         }
     },
     {

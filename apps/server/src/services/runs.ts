@@ -3,6 +3,7 @@ import Boom from '@hapi/boom';
 import type { Context } from '../context.js';
 import { newId } from '../ids.js';
 import { encrypt } from '../secrets.js';
+import { retryableDeliveries } from '../store/deliveries.js';
 import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
 import * as Store from '../store/runs.js';
 import { newWebhookSecret, webhookSecret } from './webhooks.js';
@@ -14,6 +15,8 @@ export interface RunResultView {
     totalRows: number;
     filteredOut: number;
     emailsSent: number;
+    /** Present when a crash hid whether some e-mails were accepted and they were sent again (same Message-ID). */
+    possiblyDuplicated?: number;
 }
 
 export interface NodeView {
@@ -40,6 +43,8 @@ export interface RunDetail {
     error: string | null;
     result: RunResultView;
     nodes: NodeView[];
+    /** For a retry run: the run whose failed e-mails it sends again. */
+    retryOf?: string;
 }
 
 export interface EnqueuedRun {
@@ -81,6 +86,8 @@ export interface RunsService {
     nodeOutput(accountId: string, runId: string, nodeId: string, page: { offset: number; limit: number }): Promise<NodeOutputPage>;
     /** `stopping` is true when the run was RUNNING: the worker stops it at the next element boundary. */
     cancel(accountId: string, runId: string): Promise<{ run: RunDetail; stopping: boolean }>;
+    /** Enqueues a run that sends again, as rendered then, the e-mails that failed in a finished run. */
+    retry(accountId: string, runId: string): Promise<EnqueuedRun>;
     webhookSecret(accountId: string, workflowId: string, rotate: boolean): Promise<string>;
 }
 
@@ -147,7 +154,8 @@ export const toRunDetail = (row: Store.RunRow): RunDetail => {
         ...(row.cancel_requested_at && !terminal ? { cancelRequestedAt: row.cancel_requested_at.toISOString() } : {}),
         error: row.error,
         result,
-        nodes
+        nodes,
+        ...(row.retry_of ? { retryOf: row.retry_of } : {})
     };
 };
 
@@ -235,6 +243,33 @@ export const createRunsService = (ctx: Context): RunsService => {
             }
 
             return { run: await get(accountId, runId), stopping: previous === 'RUNNING' };
+        },
+
+        async retry(accountId, runId) {
+            const source = await Store.getRun(db, accountId, runId);
+            if (!source) {
+                throw runNotFound(runId);
+            }
+
+            if (!TERMINAL.has(source.status)) {
+                throw Boom.conflict(`Run '${runId}' is ${source.status}: wait until it ends, then retry its failed e-mails`);
+            }
+
+            if ((await retryableDeliveries(db, runId, null, 1)).length === 0) {
+                throw Boom.conflict(`Run '${runId}' has no failed e-mails left to retry (invalid addresses are not retried: fix the data and run the workflow again)`);
+            }
+
+            const retryId = newId('run');
+            const row = await Store.enqueueRetryRun(db, retryId, accountId, runId);
+            if (!row) {
+                throw runNotFound(runId);
+            }
+
+            if (row.job_id) {
+                ctx.queue.announce(row.job_id, DRAIN_JOB);
+            }
+
+            return { runId: retryId, status: 'PENDING', workflowId: row.workflow_id, triggeredAt: row.created_at.toISOString() };
         },
 
         async webhookSecret(accountId, workflowId, rotate) {

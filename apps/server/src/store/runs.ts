@@ -30,6 +30,24 @@ export const enqueueRun = (db: Queryable, runId: string, accountId: string, work
         [runId, workflowId, accountId]
     );
 
+/**
+ * Inserts a PENDING retry run of `sourceRunId` (same workflow, same graph snapshot) and its drain job,
+ * like enqueueRun. Null when the source run does not exist or is another account's.
+ */
+export const enqueueRetryRun = (db: Queryable, runId: string, accountId: string, sourceRunId: string): Promise<(EnqueuedRow & { workflow_id: string }) | null> =>
+    preparedOne<EnqueuedRow & { workflow_id: string }>(
+        db,
+        'flowctl_runs_enqueueRetryRun',
+        `WITH source AS (SELECT workflow_id FROM runs WHERE id = $2 AND account_id = $3),
+         run AS (
+             INSERT INTO runs (id, account_id, workflow_id, graph, status, retry_of)
+             SELECT $1, s.account_id, s.workflow_id, s.graph, 'PENDING', s.id FROM runs s WHERE s.id = $2 AND s.account_id = $3
+             RETURNING created_at, workflow_id
+         ), ${drainJobCtes('(SELECT workflow_id FROM source)', 'EXISTS (SELECT 1 FROM run)')}
+         SELECT run.created_at, run.workflow_id, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
+        [runId, sourceRunId, accountId]
+    );
+
 export interface ClaimedRunRow {
     id: string;
     account_id: string;
@@ -39,8 +57,12 @@ export interface ClaimedRunRow {
     takeovers: number;
     created_at: Date;
     started_at: Date;
-    /** RUNNING when the run was interrupted (its worker died or stopped) and is taken over now. */
+    /** RUNNING when the run was interrupted (its worker died) and is taken over now. */
     previous_status: 'PENDING' | 'RUNNING';
+    /** A stopping worker gave the run back (it waited PENDING): it may have sent e-mails already. */
+    handed_back: boolean;
+    /** Set for a retry run: the run whose failed e-mails it sends again. */
+    retry_of: string | null;
 }
 
 /**
@@ -50,7 +72,7 @@ export interface ClaimedRunRow {
  */
 const NEXT = (wf: string, exclude: string, when: string) => `
     next AS (
-        SELECT id, status FROM runs
+        SELECT id, status, handed_back FROM runs
         WHERE id = COALESCE(
                 (SELECT id FROM runs WHERE workflow_id = ${wf} AND status = 'RUNNING' AND id IS DISTINCT FROM ${exclude} LIMIT 1),
                 (SELECT id FROM runs WHERE workflow_id = ${wf} AND status = 'PENDING' ORDER BY created_at, seq LIMIT 1))
@@ -63,7 +85,7 @@ const NEXT = (wf: string, exclude: string, when: string) => `
             handed_back = FALSE
         FROM next WHERE r.id = next.id
         RETURNING r.id, r.account_id, r.workflow_id, r.graph, r.cancel_requested_at, r.takeovers, r.created_at, r.started_at,
-                  next.status AS previous_status
+                  next.status AS previous_status, next.handed_back, r.retry_of
     )`;
 
 /** Marks the next run of the workflow RUNNING. Null when there is none or the lease is no longer ours. */
@@ -167,14 +189,23 @@ export const finishRun = async (db: Queryable, f: Finish, claimNext: boolean): P
     return { webhookJobId: webhook_job_id, next: next.id ? (next as ClaimedRunRow) : null };
 };
 
-/** A stopping worker gives the run back: it stays RUNNING and the next holder resumes it. */
+/**
+ * A stopping worker gives the run back: it waits PENDING (its running nodes too) until a worker
+ * executes it again, first of its workflow's runs, and that worker resumes it.
+ */
 export const handBackRun = async (db: Queryable, runId: string, workflowId: string, token: string, nodes: NodeRow[]): Promise<void> => {
+    const waiting = nodes.map((row) => (row.status === 'RUNNING' ? { ...row, status: 'PENDING' } : row));
     await prepared(
         db,
         'flowctl_runs_handBackRun',
-        `WITH nodes AS (${NODE_UPSERT('$1', '$4', FENCE('$2', '$3'))})
-         UPDATE runs SET handed_back = TRUE WHERE id = $1 AND status = 'RUNNING' AND ${FENCE('$2', '$3')}`,
-        [runId, workflowId, token, JSON.stringify(nodes)]
+        `WITH nodes AS (${NODE_UPSERT('$1', '$4', FENCE('$2', '$3'))}),
+         running AS (
+             UPDATE run_nodes SET status = 'PENDING'
+             WHERE run_id = $1 AND status = 'RUNNING' AND ${FENCE('$2', '$3')}
+               AND node_id NOT IN (SELECT s.node_id FROM jsonb_to_recordset($4::jsonb) AS s(node_id text))
+         )
+         UPDATE runs SET status = 'PENDING', handed_back = TRUE WHERE id = $1 AND status = 'RUNNING' AND ${FENCE('$2', '$3')}`,
+        [runId, workflowId, token, JSON.stringify(waiting)]
     );
 };
 
@@ -198,8 +229,9 @@ export interface RunRow {
     started_at: Date | null;
     completed_at: Date | null;
     cancel_requested_at: Date | null;
-    result: { totalRows: number; filteredOut: number; emailsSent: number } | null;
+    result: { totalRows: number; filteredOut: number; emailsSent: number; possiblyDuplicated?: number } | null;
     error: string | null;
+    retry_of: string | null;
     /** Node rows as JSON (timestamps as text). */
     nodes: Omit<NodeRow, 'output'>[] | null;
 }
@@ -209,7 +241,7 @@ export const getRun = (db: Queryable, accountId: string, runId: string): Promise
         db,
         'flowctl_runs_getRun',
         `SELECT r.id, r.workflow_id, r.status, r.graph, r.created_at, r.started_at, r.completed_at,
-                r.cancel_requested_at, r.result, r.error,
+                r.cancel_requested_at, r.result, r.error, r.retry_of,
                 (SELECT jsonb_agg(jsonb_build_object('node_id', n.node_id, 'status', n.status, 'error', n.error,
                         'started_at', n.started_at, 'completed_at', n.completed_at, 'summary', n.summary))
                  FROM run_nodes n WHERE n.run_id = r.id) AS nodes
@@ -296,7 +328,9 @@ export const cancelRun = (db: Queryable, accountId: string, runId: string): Prom
              UPDATE runs r SET
                  status = CASE WHEN t.status = 'PENDING' THEN 'CANCELLED' ELSE r.status END,
                  completed_at = CASE WHEN t.status = 'PENDING' THEN now() ELSE r.completed_at END,
-                 result = CASE WHEN t.status = 'PENDING' THEN $3::jsonb ELSE r.result END,
+                 -- A PENDING run handed back at shutdown may have sent e-mails already.
+                 result = CASE WHEN t.status = 'PENDING' THEN jsonb_build_object('totalRows', 0, 'filteredOut', 0, 'emailsSent',
+                     (SELECT count(*) FROM deliveries d WHERE d.run_id = r.id AND d.status = 'SENT')) ELSE r.result END,
                  cancel_requested_at = COALESCE(r.cancel_requested_at, now())
              FROM target t WHERE r.id = t.id AND t.status IN ('PENDING', 'RUNNING')
              RETURNING r.id, r.workflow_id, r.status
@@ -309,7 +343,7 @@ export const cancelRun = (db: Queryable, accountId: string, runId: string): Prom
              RETURNING id
          )
          SELECT t.status AS previous, (SELECT id FROM hook)::text AS webhook_job_id FROM target t`,
-        [runId, accountId, JSON.stringify({ totalRows: 0, filteredOut: 0, emailsSent: 0 })]
+        [runId, accountId]
     );
 
 export interface WebhookRunRow {

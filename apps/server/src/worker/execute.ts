@@ -1,22 +1,22 @@
-import { errorMessage, executeRun, type Graph, type NodeState, type RunOutcome, toStorableText } from '@flowctl/engine';
+import { errorMessage, type ExecuteOptions, executeRun, type Graph, type NodeState, type RunOutcome, type RunResult, toStorableText } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import type { Mailer } from '../mail/mailer.js';
 import type { Db } from '../store/db.js';
+import { deliveryCounts, retryableDeliveries } from '../store/deliveries.js';
 import { WEBHOOK_JOB } from '../store/queue.js';
 import { type ClaimedRunRow, type Finish, type Finished, handBackRun, loadNodeStates, type NodeRow, saveNodeStates } from '../store/runs.js';
 import type { Lease } from './lease.js';
 import type { RunMetrics } from './metrics.js';
 import { NodeWriter } from './node-writer.js';
 import { createPorts, type RunDeps } from './ports.js';
+import { resendFailed } from './retry.js';
 import type { RunQueue, StopReason } from './queue.js';
 import { toNodeStates } from './summary.js';
+import { Watchdog } from './watchdog.js';
 
 /** A run whose worker died this many times is failed rather than tried again. */
 export const MAX_TAKEOVERS = 3;
-
-/** How often a running OUTPUT node's e-mail count is refreshed at most (plus every PROGRESS_EVERY e-mails). */
-const PROGRESS_EVERY = 100;
 
 export interface WorkerEnv {
     db: Db;
@@ -26,6 +26,10 @@ export interface WorkerEnv {
     deps: RunDeps;
     metrics: RunMetrics;
     leaseMs: number;
+    /** A run with no progress for this long is failed (RUN_NO_PROGRESS_MS). */
+    noProgressMs: number;
+    /** Right-hand side of the Message-IDs (the domain of MAIL_FROM). */
+    messageDomain: string;
     /** Once true, runs are handed back at their next element boundary and no new ones start. */
     readonly stopping: boolean;
 }
@@ -35,15 +39,38 @@ export type RunEnd = Finish | 'handed-back' | 'lost';
 
 const EMPTY_RESULT = { totalRows: 0, filteredOut: 0, emailsSent: 0 };
 
+/** A run's result as stored: the engine's figures, plus how many e-mails may have arrived twice. */
+export type RecordedResult = RunResult & { possiblyDuplicated?: number };
+
+const rowCount = (summary: unknown): number => {
+    const rows = (summary as { rows?: { count?: unknown } } | null)?.rows?.count;
+    return typeof rows === 'number' ? rows : 0;
+};
+
+/** The result of a run that ends without its execution's figures: what its nodes and deliveries recorded. */
+const recordedResult = async (db: WorkerEnv['db'], runId: string, nodes: NodeRow[], types: Map<string, string>): Promise<RecordedResult> => {
+    const { sent, possiblyDuplicated } = await deliveryCounts(db, runId);
+    const totalRows = nodes.filter((row) => types.get(row.node_id) === 'DATA_SOURCE').reduce((sum, row) => sum + rowCount(row.summary), 0);
+    return withDuplicates({ totalRows, filteredOut: 0, emailsSent: sent }, possiblyDuplicated);
+};
+
+/** `possiblyDuplicated` appears only when a crash made an e-mail's fate unknown and it was sent again. */
+const withDuplicates = (result: RunResult, possiblyDuplicated: number): RecordedResult => (possiblyDuplicated > 0 ? { ...result, possiblyDuplicated } : result);
+
 const nodeTypes = (graph: Graph): Map<string, string> =>
     new Map((Array.isArray(graph?.nodes) ? graph.nodes : []).map((node) => [node.id, node.type]));
 
-/** Ends a run without executing it, e.g. after too many takeovers; nodes left RUNNING fail with `why`. */
+/**
+ * Ends a run without (further) executing it: after too many takeovers, cancelled on takeover, or
+ * stalled. Nodes left RUNNING or PENDING fail with `why`; the result counts what was recorded as sent.
+ */
 const endUnexecuted = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, status: 'FAILED' | 'CANCELLED', error: string | null, why: string) => {
-    const nodes: NodeRow[] = (await loadNodeStates(env.db, run.id))
+    const rows = await loadNodeStates(env.db, run.id);
+    const nodes: NodeRow[] = rows
         .filter((row) => row.status === 'RUNNING' || row.status === 'PENDING')
         .map((row) => ({ ...row, status: 'FAILED', error: why, completed_at: new Date().toISOString(), output: null }));
-    return { runId: run.id, workflowId: run.workflow_id, token: lease.token, status, result: EMPTY_RESULT, error, nodes } satisfies Finish;
+    const result = await recordedResult(env.db, run.id, rows, nodeTypes(run.graph as Graph));
+    return { runId: run.id, workflowId: run.workflow_id, token: lease.token, status, result, error, nodes } satisfies Finish;
 };
 
 /** After the terminal state was written: the webhook, the figures, the log line. */
@@ -73,8 +100,9 @@ const runError = (outcome: RunOutcome): string | null => {
  */
 export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): Promise<RunEnd> => {
     const log = env.log.child({ runId: run.id, workflowId: run.workflow_id });
-    const resumed = run.previous_status === 'RUNNING';
-    if (resumed && run.takeovers >= MAX_TAKEOVERS) {
+    // A run handed back at shutdown waits PENDING, but it may have sent e-mails: resume it all the same.
+    const resumed = run.previous_status === 'RUNNING' || run.handed_back;
+    if (run.previous_status === 'RUNNING' && run.takeovers >= MAX_TAKEOVERS) {
         log.error({ takeovers: run.takeovers }, 'run failed: its worker stopped too often');
         const message = `the run was interrupted ${run.takeovers} times (its worker stopped while running it), so it is not tried again`;
         return endUnexecuted(env, run, lease, 'FAILED', message, 'interrupted: the worker running this node stopped');
@@ -85,12 +113,14 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     }
 
     const graph = run.graph as Graph;
+    const retryRows = run.retry_of ? await retryableDeliveries(env.db, run.retry_of, run.id) : null;
     const resume: NodeState[] | undefined = resumed ? toNodeStates(await loadNodeStates(env.db, run.id), nodeTypes(graph)) : undefined;
     if (resumed) {
         log.warn({ takeovers: run.takeovers, kept: resume?.filter((s) => s.status === 'SUCCESS').map((s) => s.nodeId) }, 'resuming an interrupted run');
     }
 
     const controller = new AbortController();
+    const interrupt = new AbortController();
     let reason: StopReason | null = null;
     const writer = new NodeWriter(
         (rows) => saveNodeStates(env.db, run.id, run.workflow_id, lease.token, rows),
@@ -104,9 +134,24 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
                 writer.freeze();
             }
 
+            if (why === 'cancel' || why === 'stalled') {
+                interrupt.abort();
+            }
+
             controller.abort();
         }
     };
+
+    let stalled: (err: Error) => void = () => {};
+    const stall = new Promise<never>((_, reject) => {
+        stalled = reject;
+    });
+    stall.catch(() => {});
+    const watchdog = new Watchdog(env.noProgressMs, (idleMs) => {
+        log.error({ idleMs }, 'run stalled: no progress while holding the lease');
+        stop('stalled');
+        stalled(new Error(`the run made no progress for ${Math.round(idleMs / 1000)} s (no e-mail answered, no node finished), so it was stopped`));
+    });
 
     const onLost = () => stop('lease-lost');
     lease.lost.addEventListener('abort', onLost);
@@ -123,29 +168,29 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
 
     env.metrics.running.inc();
 
-    const lastProgress = new Map<string, number>();
     const ports = createPorts(
-        { db: env.db, mailer: env.mailer, deps: env.deps, log },
+        { db: env.db, mailer: env.mailer, deps: env.deps, log, messageDomain: env.messageDomain },
         {
             id: run.id,
+            originRunId: retryRows?.[0]?.origin_run_id ?? run.id,
+            workflowId: run.workflow_id,
             accountId: run.account_id,
             lease,
             resumed,
+            interrupt: interrupt.signal,
             onSent(nodeId, sent) {
                 env.metrics.emailsSent.inc();
-                const now = performance.now();
-                if (sent % PROGRESS_EVERY === 0 || now - (lastProgress.get(nodeId) ?? 0) > 250) {
-                    lastProgress.set(nodeId, now);
-                    writer.progress(nodeId, { emailsSent: sent });
-                }
+                // Every count goes to the writer, which coalesces them: the live figure lags by one flush at most.
+                writer.progress(nodeId, { emailsSent: sent });
             },
+            onProgress: () => watchdog.progress(),
             fail: () => stop('lease-lost')
         }
     );
 
     let outcome: RunOutcome;
     try {
-        outcome = await executeRun(graph, {
+        const options: ExecuteOptions = {
             ports,
             signal: controller.signal,
             resume,
@@ -155,11 +200,20 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
                         throw lease.lost.reason;
                     }
 
+                    watchdog.progress();
                     writer.change(state);
                 }
             }
-        });
+        };
+        const execution = retryRows ? resendFailed(graph, retryRows, options) : executeRun(graph, options);
+        // A stalled execution may never settle: the watchdog ends the run without it.
+        outcome = await Promise.race([execution, stall]);
     } catch (err) {
+        if (reason === 'stalled') {
+            await saveNodeStates(env.db, run.id, run.workflow_id, lease.token, await writer.settle());
+            return endUnexecuted(env, run, lease, 'FAILED', (err as Error).message, (err as Error).message);
+        }
+
         if (reason === 'lease-lost') {
             await writer.settle();
             log.warn('lease lost during the run: another worker continues it');
@@ -175,6 +229,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
             error: `internal error while executing the run: ${errorMessage(err)}`
         };
     } finally {
+        watchdog.stop();
         env.metrics.running.dec();
         // The last e-mail's record may still be in flight; a failure has already stopped the run.
         await ports.settle().catch(() => {});
@@ -193,12 +248,14 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
         return 'handed-back';
     }
 
+    // Only a resumed run can have sent an element again.
+    const result = resumed ? withDuplicates(outcome.result, (await deliveryCounts(env.db, run.id)).possiblyDuplicated) : outcome.result;
     return {
         runId: run.id,
         workflowId: run.workflow_id,
         token: lease.token,
         status: outcome.status,
-        result: outcome.result,
+        result,
         error: runError(outcome),
         nodes: await writer.finalRows(outcome.nodes)
     };

@@ -5,6 +5,7 @@ import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda, type Job } from 'agenda';
 
 import type { Context } from '../context.js';
+import { senderDomain } from '../mail/compose.js';
 import { DRAIN_JOB, deleteFinishedJobs, forgetDeadHolders, strandedWorkflows, WEBHOOK_JOB, wakeWorkflow } from '../store/queue.js';
 import { type DrainEnv, drainWorkflow } from './drain.js';
 import { createRunMetrics } from './metrics.js';
@@ -44,6 +45,8 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         deps,
         metrics: createRunMetrics(ctx.metrics),
         leaseMs,
+        noProgressMs: config.runNoProgressMs,
+        messageDomain: senderDomain(config.mailFrom),
         holder,
         get stopping() {
             return stopping;

@@ -37,10 +37,13 @@ export class NodeWriter {
         this.mark(state.nodeId);
     }
 
-    /** A running node's live figures (e-mails sent so far). */
+    /**
+     * A running node's live figures (e-mails sent so far). Kept even when frozen: an e-mail accepted
+     * while the run is being handed back was still sent, and the run waiting PENDING shows it.
+     */
     progress(nodeId: string, summary: Record<string, unknown>): void {
         const row = this.rows.get(nodeId);
-        if (this.frozen || !row || row.status !== 'RUNNING') {
+        if (!row || row.status !== 'RUNNING') {
             return;
         }
 

@@ -1,10 +1,12 @@
-import type { DataSourceData, Ports, Row } from '@flowctl/engine';
+import { type DataSourceData, errorMessage, type Ports, type Row } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
+import { deliveryMessageId } from '../mail/compose.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Queryable } from '../store/db.js';
-import { deliveredIndexes, recordDelivery } from '../store/deliveries.js';
+import { type DeliveryStatus, deliveryStates, writeDeliveries } from '../store/deliveries.js';
 import { type AiEndpoint, complete } from './ai.js';
+import { DeliveryLog } from './delivery-log.js';
 import type { Lease } from './lease.js';
 
 /** What the worker needs from the rest of the server, so it does not depend on how services are built. */
@@ -21,50 +23,65 @@ export interface PortsEnv {
     mailer: Mailer;
     deps: RunDeps;
     log: Logger;
+    /** Right-hand side of the Message-IDs (the domain of MAIL_FROM). */
+    messageDomain: string;
 }
 
 export interface PortsRun {
     id: string;
+    /** The run whose elements these are: the run itself, or for a retry run the first run it retries. */
+    originRunId: string;
+    workflowId: string;
     accountId: string;
     lease: Lease;
     /** True when an earlier attempt may have sent e-mails already. */
     resumed: boolean;
+    /** Aborted when the run is cancelled or stalled: a send in flight is given up. (Not at shutdown: it finishes.) */
+    interrupt: AbortSignal;
     /** Called after each accepted e-mail with the node's running total. */
     onSent(nodeId: string, sent: number): void;
-    /** Stops the run when its deliveries can no longer be recorded. */
+    /** Called whenever a side effect completes (an e-mail answered, a model reply, rows loaded). */
+    onProgress(): void;
+    /** Stops the run when its deliveries can no longer be recorded or its lease is lost. */
     fail(err: Error): void;
 }
 
 const isNotFound = (err: unknown): boolean => (err as { output?: { statusCode?: number } })?.output?.statusCode === 404;
 
 export interface RunPorts extends Ports {
-    /** Waits until every accepted e-mail is recorded; rejects if one could not be. */
+    /** Waits until every e-mail's outcome is recorded; rejects if one could not be. */
     settle(): Promise<void>;
 }
 
 /**
- * The engine's side effects for one run: upload rows, model calls, and exactly-once e-mail.
+ * The engine's side effects for one run: upload rows, model calls, and e-mail recorded per element.
  *
- * E-mails go out one at a time, and each is recorded (run, node, element index) before the next
- * can be accepted by the server: the next message is composed and addressed while the previous
- * record is written, but its data is sent only once that write committed. A worker that dies
- * thus leaves at most the one message the server was accepting unrecorded, as with strict turns.
+ * Each e-mail's intent (run, node, element index, Message-ID) is committed before it is sent and its
+ * outcome right after the server answers, together with the next intent (DeliveryLog). After a crash,
+ * an element already SENT is skipped; one left SENDING (its outcome unknown) is sent again with the
+ * same Message-ID, so a receiver that deduplicates drops it, and is counted as possibly duplicated.
  */
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
-    const delivered = new Map<string, Promise<Set<number>>>();
-    /** The record of the last accepted e-mail; it rejects if the write failed. */
-    let recorded: Promise<void> = Promise.resolve();
+    const states = new Map<string, Promise<Map<number, DeliveryStatus>>>();
     const sent = new Map<string, number>();
+    const log = new DeliveryLog(
+        (outcomes, intents) => writeDeliveries(env.db, { id: run.id, originRunId: run.originRunId, workflowId: run.workflowId, token: run.lease.token }, outcomes, intents),
+        (err) => {
+            env.log.error({ err, runId: run.id }, 'e-mail deliveries can no longer be recorded: the run stops');
+            run.fail(err);
+        },
+        run.workflowId
+    );
     let settings: Promise<AiEndpoint> | null = null;
 
-    const deliveredFor = (nodeId: string): Promise<Set<number>> => {
-        let set = delivered.get(nodeId);
-        if (!set) {
-            set = run.resumed ? deliveredIndexes(env.db, run.id, nodeId) : Promise.resolve(new Set<number>());
-            delivered.set(nodeId, set);
+    const statesFor = (nodeId: string): Promise<Map<number, DeliveryStatus>> => {
+        let found = states.get(nodeId);
+        if (!found) {
+            found = run.resumed ? deliveryStates(env.db, run.id, nodeId) : Promise.resolve(new Map());
+            states.set(nodeId, found);
         }
 
-        return set;
+        return found;
     };
 
     const count = (nodeId: string): void => {
@@ -91,36 +108,47 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 }
 
                 throw err;
+            } finally {
+                run.onProgress();
             }
         },
 
         async complete(request, ctx) {
             settings ??= env.deps.aiSettings(run.accountId);
-            return complete(await settings, request, ctx.signal);
+            try {
+                return await complete(await settings, request, ctx.signal);
+            } finally {
+                run.onProgress();
+            }
         },
 
-        async sendMail(message, key) {
-            const done = await deliveredFor(key.nodeId);
-            if (done.has(key.index)) {
+        async sendMail(message, key, ctx) {
+            if ((await statesFor(key.nodeId)).get(key.index) === 'SENT') {
                 count(key.nodeId);
                 return;
             }
 
-            // A worker that may have lost its lease must not send: the new holder will.
+            // A stopped run (cancelled, stalled, handed back) starts no send; nor does one that may have lost its lease.
+            if (ctx.signal.aborted) {
+                throw new Error('the run is stopping');
+            }
+
             await run.lease.ensureLive();
-            const { messageId } = await env.mailer.send({ to: message.to, subject: message.subject, text: message.body }, { after: recorded });
-            recorded = recordDelivery(env.db, run.id, key.nodeId, key.index, messageId).catch((err: Error) => {
-                env.log.error({ err, runId: run.id, nodeId: key.nodeId, index: key.index, messageId }, 'e-mail sent but its delivery not recorded');
-                const error = new Error(`an e-mail was sent but its delivery could not be recorded, so the run stops: ${err.message}`);
-                run.fail(error);
-                throw error;
-            });
-            // Observed here so a failure is never unhandled; the next send and settle() see it too.
-            recorded.catch(() => {});
-            done.add(key.index);
+            const messageId = deliveryMessageId(run.id, key.nodeId, key.index, env.messageDomain);
+            await log.intent({ node_id: key.nodeId, element_index: key.index, message_id: messageId });
+            try {
+                await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, { retry: true, signal: run.interrupt });
+            } catch (err) {
+                log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                throw err;
+            } finally {
+                run.onProgress();
+            }
+
+            log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'SENT', error: null, content: null });
             count(key.nodeId);
         },
 
-        settle: () => recorded
+        settle: () => log.settle()
     };
 };

@@ -3,7 +3,7 @@ import { InMemoryNotificationChannel, type NotificationChannel, toJobId } from '
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
-export type StopReason = 'cancel' | 'shutdown' | 'lease-lost';
+export type StopReason = 'cancel' | 'shutdown' | 'lease-lost' | 'stalled';
 
 /**
  * How the API side reaches the workers. Jobs are rows in agenda_jobs; announcing one wakes a worker

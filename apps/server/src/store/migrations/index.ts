@@ -4,6 +4,7 @@ import { sql as runs } from './002-runs.js';
 import { sql as rateLimits } from './003-rate-limits.js';
 import { sql as uploadChunkAge } from './004-upload-chunk-age.js';
 import { sql as emailCodes } from './005-email-codes.js';
+import { sql as deliveryIntents } from './006-delivery-intents.js';
 import { sql as google } from './008-google.js';
 
 export interface Migration {
@@ -18,5 +19,6 @@ export const migrations: Migration[] = [
     { id: 3, name: '003-rate-limits', sql: rateLimits },
     { id: 4, name: '004-upload-chunk-age', sql: uploadChunkAge },
     { id: 5, name: '005-email-codes', sql: emailCodes },
+    { id: 6, name: '006-delivery-intents', sql: deliveryIntents },
     { id: 8, name: '008-google', sql: google }
 ];

@@ -1,0 +1,44 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { isTemporary } from './smtp-errors.js';
+
+export interface RetryPolicy {
+    /** Attempts at most, the first included. */
+    attempts: number;
+    /** No attempt starts later than this after the first one. */
+    forMs: number;
+    /** The wait before the second attempt; it doubles for each next one, up to MAX_DELAY_MS. */
+    delayMs: number;
+}
+
+const MAX_DELAY_MS = 30_000;
+
+/**
+ * Runs `attempt` until it succeeds, fails for good (not a temporary failure), or the policy's
+ * attempts or time run out; the last error is thrown with how long it was tried. An abort of
+ * `signal` stops the waiting at once.
+ */
+export const retrying = async <T>(attempt: () => Promise<T>, policy: RetryPolicy, signal?: AbortSignal): Promise<T> => {
+    const started = Date.now();
+    let delay = policy.delayMs;
+    for (let tried = 1; ; tried++) {
+        try {
+            return await attempt();
+        } catch (err) {
+            if (signal?.aborted || !isTemporary(err)) {
+                throw err;
+            }
+
+            if (tried >= policy.attempts || Date.now() + delay - started > policy.forMs) {
+                if (tried > 1 && err instanceof Error) {
+                    err.message += ` (gave up after ${tried} attempts over ${Math.round((Date.now() - started) / 1000)} s)`;
+                }
+
+                throw err;
+            }
+        }
+
+        await sleep(delay, undefined, { signal });
+        delay = Math.min(delay * 2, MAX_DELAY_MS);
+    }
+};

@@ -1,0 +1,81 @@
+import { errorMessage, type ExecuteOptions, type Graph, type NodeState, type RunOutcome } from '@flowctl/engine';
+
+import type { RetryRow } from '../store/deliveries.js';
+
+const LISTED_FAILURES = 10;
+
+/**
+ * A retry run (POST …/runs/{runId}/retry): instead of executing the graph again, it sends the e-mails
+ * that failed in the retried run, exactly as they were rendered then, under the same element indexes.
+ * Its OUTPUT nodes report what they sent; every other node is SKIPPED. Same contract as executeRun,
+ * so the worker treats it like any run (leases, cancel, hand-back, watchdog, delivery records).
+ */
+export const resendFailed = async (graph: Graph, rows: RetryRow[], options: ExecuteOptions): Promise<RunOutcome> => {
+    const { ports, signal } = options;
+    const notify = async (state: NodeState) => options.hooks?.onNodeChange?.({ ...state });
+    const byNode = new Map<string, RetryRow[]>();
+    for (const row of rows) {
+        byNode.set(row.node_id, [...(byNode.get(row.node_id) ?? []), row]);
+    }
+
+    const result = { totalRows: 0, filteredOut: 0, emailsSent: 0 };
+    const states: NodeState[] = graph.nodes.map((node) => ({
+        nodeId: node.id,
+        type: node.type,
+        status: byNode.has(node.id) ? 'PENDING' : 'SKIPPED',
+        error: null,
+        startedAt: null,
+        completedAt: null,
+        output: null
+    }));
+    let cancelled = false;
+    for (const state of states) {
+        const items = byNode.get(state.nodeId);
+        if (!items) {
+            await notify(state);
+            continue;
+        }
+
+        if (cancelled || signal?.aborted) {
+            cancelled = true;
+            state.status = 'SKIPPED';
+            await notify(state);
+            continue;
+        }
+
+        Object.assign(state, { status: 'RUNNING', startedAt: new Date() });
+        await notify(state);
+        let sent = 0;
+        const failures: string[] = [];
+        for (const row of items) {
+            if (signal?.aborted) {
+                cancelled = true;
+                break;
+            }
+
+            try {
+                await ports.sendMail(row.content, { nodeId: row.node_id, index: row.element_index }, { nodeId: row.node_id, signal: signal ?? new AbortController().signal });
+                sent++;
+                result.emailsSent++;
+            } catch (err) {
+                if (signal?.aborted) {
+                    cancelled = true;
+                    break;
+                }
+
+                failures.push(`#${row.element_index}: ${errorMessage(err)}`);
+            }
+        }
+
+        const error = cancelled
+            ? `run cancelled after ${sent} of ${items.length} e-mails retried`
+            : failures.length > 0
+              ? `${failures.length} of ${items.length} retried e-mails failed again: ${failures.slice(0, LISTED_FAILURES).join('; ')}${failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : ''}`
+              : null;
+        Object.assign(state, { status: error ? 'FAILED' : 'SUCCESS', error, completedAt: new Date(), output: { emailsSent: sent } });
+        await notify(state);
+    }
+
+    const failed = states.some((state) => state.status === 'FAILED');
+    return { status: cancelled ? 'CANCELLED' : failed ? 'FAILED' : 'SUCCESS', nodes: states, result };
+};

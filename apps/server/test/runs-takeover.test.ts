@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { MAX_TAKEOVERS } from '../src/worker/execute.js';
+import { createAccount } from './fixtures.js';
+import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { newsletter, runsApi } from './run-fixtures.js';
+
+// A worker that dies is simulated in-process: its lease row disappears (as if it had expired), so its
+// next write is refused by the fence and another drain takes the run over. Process kills are in crash.test.ts.
+
+describe('runs: takeover, stalls and live figures', () => {
+    let smtp: GatedSmtp;
+    let t: TestServer;
+    let api: ReturnType<typeof runsApi>;
+
+    beforeAll(async () => {
+        smtp = await startGatedSmtp();
+        t = await startTestServer({ config: { smtpUrl: smtp.url, runLeaseMs: 1000, runNoProgressMs: 1500 } });
+        api = runsApi(t, await createAccount(t));
+    });
+    afterAll(async () => {
+        await t.close();
+        await smtp.close();
+    });
+
+    const workflow = async (prefix: string, rows: number) => {
+        const csv = ['name,email,age,city', ...Array.from({ length: rows }, (_, i) => `P${i},${prefix}${i}@takeover.example.test,${30 + i},Faro`)].join('\n');
+        return api.workflow(newsletter(await api.upload(csv), 'age > 0'));
+    };
+
+    /** Starts a run and returns once the `nth` e-mail of the SMTP server's whole life is held. */
+    const runUntilHeld = async (workflowId: string, nth: number) => {
+        const held = smtp.holdAt(nth);
+        const runId = await api.enqueue(workflowId);
+        return { runId, held: await held };
+    };
+
+    it('shows e-mails sent so far while the run waits on the mail server', async () => {
+        const base = smtp.accepted.length;
+        const { runId, held } = await runUntilHeld(await workflow('live', 6), base + 4);
+        const live = await api.waitFor(runId, (run) => run.result.emailsSent === 3);
+        expect(live.status).toBe('RUNNING');
+        expect(api.node(live, 'send')).toMatchObject({ status: 'RUNNING', output: { emailsSent: 3 } });
+        held.answer(true);
+        expect((await api.waitFor(runId)).result.emailsSent).toBe(6);
+    });
+
+    it(`fails a run taken over ${MAX_TAKEOVERS} times, still counting the e-mails it sent`, async () => {
+        const base = smtp.accepted.length;
+        const { runId, held } = await runUntilHeld(await workflow('max', 8), base + 5);
+        await t.app.ctx.db.query('UPDATE runs SET takeovers = $2 WHERE id = $1', [runId, MAX_TAKEOVERS]);
+        await t.app.ctx.db.query('DELETE FROM workflow_leases');
+        held.answer(true);
+
+        const run = await api.waitFor(runId);
+        expect(run.status).toBe('FAILED');
+        expect(run.error).toMatch(/^the run was interrupted 4 times/);
+        expect(smtp.accepted.length - base).toBe(5);
+        expect(run.result.emailsSent).toBe(5);
+        expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', error: 'interrupted: the worker running this node stopped' });
+    });
+
+    it('counts the e-mails sent by a run cancelled while its worker was gone', async () => {
+        const base = smtp.accepted.length;
+        const { runId, held } = await runUntilHeld(await workflow('cancel', 8), base + 3);
+        await t.app.ctx.db.query('DELETE FROM workflow_leases');
+        await t.app.ctx.db.query('UPDATE runs SET cancel_requested_at = now() WHERE id = $1', [runId]);
+        held.answer(true);
+
+        const run = await api.waitFor(runId);
+        expect(run.status).toBe('CANCELLED');
+        expect(smtp.accepted.length - base).toBe(3);
+        expect(run.result.emailsSent).toBe(3);
+    });
+
+    it('fails a run that holds its lease but makes no progress, instead of leaving it RUNNING', async () => {
+        const base = smtp.accepted.length;
+        // The third e-mail is never answered: the send hangs, the lease is still renewed.
+        const workflowId = await workflow('stall', 5);
+        const { runId, held } = await runUntilHeld(workflowId, base + 3);
+        try {
+            const run = await api.waitFor(runId);
+            expect(run.status).toBe('FAILED');
+            expect(run.error).toMatch(/^the run made no progress for \d+ s \(no e-mail answered, no node finished\), so it was stopped$/);
+            expect(run.result.emailsSent).toBe(2);
+            expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', error: run.error });
+
+            // The workflow is free again: its next run starts and ends.
+            held.answer(false);
+            expect((await api.run(workflowId)).result.emailsSent).toBe(5);
+        } finally {
+            held.answer(false);
+        }
+    });
+});
