@@ -49,7 +49,6 @@ export const registerAuth = async (server: Hapi.Server, jwtSecret: string): Prom
             return { isValid: true, credentials: { user: { accountId: claims.sub as string } } };
         }
     });
-    server.auth.default('jwt');
 };
 
 export const accountIdOf = (request: Hapi.Request): string => request.auth.credentials.user!.accountId;

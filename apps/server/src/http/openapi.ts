@@ -1,3 +1,5 @@
+import Http from 'node:http';
+
 import type * as Hapi from '@hapi/hapi';
 import JoiToJson from 'joi-to-json';
 
@@ -169,8 +171,8 @@ const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSche
         responses['429'] = errorResponse('Rate limited: retry after the `Retry-After` header’s seconds');
     }
 
-    for (const code of settings.plugins?.openapi?.errors ?? []) {
-        responses[String(code)] ??= errorResponse(code === 409 ? 'Conflict with the current state: `message` says what' : 'Error: `message` says what happened');
+    for (const code of hints.errors ?? []) {
+        responses[String(code)] ??= errorResponse(Http.STATUS_CODES[code] ?? 'Error');
     }
 
     op.responses = responses;

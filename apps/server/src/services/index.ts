@@ -1,6 +1,8 @@
 import type { Context } from '../context.js';
 import { type AccountsService, createAccountsService } from './accounts.js';
 import { createGoogleService, type GoogleService } from './google.js';
+import { type ApiTokensService, createApiTokensService } from './api-tokens.js';
+import { createIdempotencyService, type IdempotencyService } from './idempotency.js';
 import { createRunsService, type RunsService } from './runs.js';
 import { createUploadsService, type UploadsService } from './uploads.js';
 import { createWorkflowsService, type WorkflowsService } from './workflows.js';
@@ -9,6 +11,8 @@ import { createWorkflowsService, type WorkflowsService } from './workflows.js';
 export type Services = {
     accounts: AccountsService;
     google: GoogleService;
+    apiTokens: ApiTokensService;
+    idempotency: IdempotencyService;
     runs: RunsService;
     uploads: UploadsService;
     workflows: WorkflowsService;
@@ -17,6 +21,8 @@ export type Services = {
 export const createServices = (ctx: Context): Services => ({
     accounts: createAccountsService(ctx),
     google: createGoogleService(ctx),
+    apiTokens: createApiTokensService(ctx),
+    idempotency: createIdempotencyService(ctx),
     runs: createRunsService(ctx),
     uploads: createUploadsService(ctx),
     workflows: createWorkflowsService(ctx)

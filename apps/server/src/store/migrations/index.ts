@@ -5,6 +5,7 @@ import { sql as rateLimits } from './003-rate-limits.js';
 import { sql as uploadChunkAge } from './004-upload-chunk-age.js';
 import { sql as emailCodes } from './005-email-codes.js';
 import { sql as deliveryIntents } from './006-delivery-intents.js';
+import { sql as sdkServer } from './007-sdk-server.js';
 import { sql as google } from './008-google.js';
 
 export interface Migration {
@@ -20,5 +21,6 @@ export const migrations: Migration[] = [
     { id: 4, name: '004-upload-chunk-age', sql: uploadChunkAge },
     { id: 5, name: '005-email-codes', sql: emailCodes },
     { id: 6, name: '006-delivery-intents', sql: deliveryIntents },
+    { id: 7, name: '007-sdk-server', sql: sdkServer },
     { id: 8, name: '008-google', sql: google }
 ];
