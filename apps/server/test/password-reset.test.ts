@@ -17,9 +17,11 @@ describe('password reset', () => {
     });
     afterAll(() => t.close());
 
-    it('e-mails a code that sets a new password and signs every session out', async () => {
-        const { email, password, refreshToken: fromVerify } = await signUp(t);
+    it('e-mails a code that sets a new password, signs every session out and revokes every API token', async () => {
+        const { email, password, refreshToken: fromVerify, accessToken } = await signUp(t);
         const other = await login(email, password);
+        const apiToken = await t.request({ method: 'POST', url: '/api/account/tokens', headers: { authorization: `Bearer ${accessToken}` }, payload: { name: 'ci' } });
+        expect(apiToken.statusCode, apiToken.payload).toBe(201);
 
         const asked = await forgot(email.toUpperCase());
         expect(asked.statusCode).toBe(202);
@@ -36,6 +38,10 @@ describe('password reset', () => {
             expect(res.statusCode).toBe(401);
             expect(res.json.message).toContain('revoked');
         }
+
+        // Personal API tokens too: whoever knew the old password may have made one.
+        const withApiToken = await t.request({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${apiToken.json.token}` } });
+        expect(withApiToken.statusCode).toBe(401);
 
         expect((await login(email, password)).statusCode).toBe(401);
         expect((await login(email, 'a brand new password')).statusCode).toBe(200);

@@ -3,6 +3,7 @@ import Boom from '@hapi/boom';
 import type { Context } from '../context.js';
 import { newId } from '../ids.js';
 import * as Store from '../store/accounts.js';
+import { deleteAccountApiTokens } from '../store/api-tokens.js';
 import { hashOtp, newOtpCode, OTP_MAX_ATTEMPTS, OTP_RESEND_COOLDOWN_MS, OTP_TTL_MS, otpMatches, resetCodeMail } from './otp.js';
 import { hashPassword } from './passwords.js';
 import { emailKey } from './sign-up.js';
@@ -13,7 +14,7 @@ const WRONG_CODE = `This reset code is not valid for this e-mail address (codes 
 
 export interface PasswordResetService {
     forgotPassword(email: string): Promise<{ message: string }>;
-    /** Sets the new password and signs every session of the account out. */
+    /** Sets the new password, signs every session of the account out and revokes its API tokens. */
     resetPassword(input: { email: string; otp: string; newPassword: string }): Promise<void>;
 }
 
@@ -64,7 +65,9 @@ export const createPasswordResetService = (ctx: Context, now: () => Date): Passw
 
                 await Store.updatePasswordHash(tx, account.id, passwordHash, at);
                 const revoked = await Store.revokeAccountRefreshTokens(tx, account.id, at);
-                log.info({ accountId: account.id, revoked }, 'password reset: every session signed out');
+                // Whoever knew the old password may have made an API token with it.
+                const apiTokens = await deleteAccountApiTokens(tx, account.id);
+                log.info({ accountId: account.id, revoked, apiTokens }, 'password reset: every session signed out, every API token revoked');
                 return true;
             });
             if (!done) {

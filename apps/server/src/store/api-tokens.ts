@@ -40,6 +40,10 @@ export const listApiTokens = (db: Queryable, accountId: string): Promise<ApiToke
 export const deleteApiToken = async (db: Queryable, accountId: string, id: string): Promise<boolean> =>
     (await db.query('DELETE FROM api_tokens WHERE id = $1 AND account_id = $2 RETURNING 1', [id, accountId])).length === 1;
 
+/** Deletes every token of the account (a password reset); how many. */
+export const deleteAccountApiTokens = async (db: Queryable, accountId: string): Promise<number> =>
+    (await db.query('DELETE FROM api_tokens WHERE account_id = $1 RETURNING 1', [accountId])).length;
+
 /**
  * The account a live token belongs to, or null. Runs on every request made with a token, so it is
  * one prepared statement, and it records the use only when the last one is a minute old or more.
