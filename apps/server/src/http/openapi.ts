@@ -11,6 +11,8 @@ export interface OpenApiRouteOptions {
     status?: number;
     requestBody?: Record<string, unknown>;
     exclude?: boolean;
+    /** Error statuses the route answers besides the usual ones. */
+    errors?: number[];
 }
 
 declare module '@hapi/hapi' {
