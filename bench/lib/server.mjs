@@ -86,7 +86,7 @@ const waitReady = async (url, child, output) => {
  * Starts `apps/server/dist/main.js` on a fresh data directory (and, for 'postgres', a fresh database
  * that stop() drops). Returns null, after printing a note, when 'postgres' is asked for and none answers.
  */
-export const startServer = async ({ store = 'embedded', env = {} } = {}) => {
+export const startServer = async ({ store = 'embedded', env = {}, dataDir: reused = null } = {}) => {
     if (!Fs.existsSync(mainJs)) {
         throw new Error(`${mainJs} is missing: run \`npm run build\` first`);
     }
@@ -102,7 +102,8 @@ export const startServer = async ({ store = 'embedded', env = {} } = {}) => {
         database = await createDatabase(adminUrl);
     }
 
-    const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'flowctl-bench-'));
+    // A data directory given by the caller (to restart on the same data) is the caller's to remove.
+    const dataDir = reused ?? Fs.mkdtempSync(Path.join(Os.tmpdir(), 'flowctl-bench-'));
     const port = await freePort();
     const childEnv = { ...process.env, FLOWCTL_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
     for (const name of ['SMTP_URL', 'DATABASE_URL']) {
@@ -124,7 +125,9 @@ export const startServer = async ({ store = 'embedded', env = {} } = {}) => {
 
     const cleanup = async () => {
         await database?.drop().catch((err) => console.log(`note: could not drop the bench database: ${err.message}`));
-        Fs.rmSync(dataDir, { recursive: true, force: true });
+        if (!reused) {
+            Fs.rmSync(dataDir, { recursive: true, force: true });
+        }
     };
 
     try {

@@ -155,4 +155,49 @@ describe('hostile inputs leave the service working for everyone', () => {
         expect(attack.node(run, 'ask').error).toBe('the language-model reply is not JSON: not json \ufffd at all');
         await expectOthersServed();
     });
+
+    /** A RUNNING run held at its first e-mail, until the test answers it. */
+    const heldRun = async () => {
+        const people = await attack.upload('name,email\nAda,ada@held.example.test\nBo,bo@held.example.test\n');
+        const workflowId = await attack.workflow(newsletter(people, 'true'));
+        const first = smtp.holdAt(smtp.accepted.length + 1);
+        const runId = await attack.enqueue(workflowId);
+        const pending = await attack.enqueue(workflowId);
+        return { workflowId, runId, pending, held: await first };
+    };
+
+    it('cancels the runs of a workflow deleted while one is RUNNING, then deletes it', async () => {
+        const { workflowId, runId, pending, held } = await heldRun();
+        const deleting = attack.call('DELETE', `/api/workflows/${workflowId}`);
+        // The e-mail in flight completes; the run stops at the next element boundary and lets go of the workflow.
+        let answered = false;
+        setTimeout(() => {
+            answered = true;
+            held.answer(true);
+        }, 200);
+        const deleted = await deleting;
+        expect(deleted.statusCode, deleted.payload).toBe(204);
+        // The delete waited for the run: before, it removed the run under the worker's feet.
+        expect(answered).toBe(true);
+        for (const id of [runId, pending]) {
+            expect((await attack.call('GET', `/api/workflows/runs/${id}`)).statusCode).toBe(404);
+        }
+        expect((await attack.call('GET', `/api/workflows/${workflowId}`)).statusCode).toBe(404);
+        // Nothing of the workflow is left for a worker to write to.
+        const left = await t.app.ctx.db.query('SELECT 1 FROM workflow_leases WHERE workflow_id = $1 UNION ALL SELECT 1 FROM runs WHERE workflow_id = $1', [workflowId]);
+        expect(left).toEqual([]);
+        await expectOthersServed();
+    });
+
+    it('answers 409 naming the run when it does not stop in time; the run still ends CANCELLED', async () => {
+        const { workflowId, runId, pending, held } = await heldRun();
+        const refusal = await attack.call('DELETE', `/api/workflows/${workflowId}`);
+        expect(refusal.statusCode).toBe(409);
+        expect(refusal.json.message).toContain(`run '${runId}'`);
+        expect((await attack.get(pending)).status).toBe('CANCELLED');
+        held.answer(true);
+        expect((await attack.waitFor(runId)).status).toBe('CANCELLED');
+        expect((await attack.call('DELETE', `/api/workflows/${workflowId}`)).statusCode).toBe(204);
+        await expectOthersServed();
+    });
 });

@@ -135,6 +135,8 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'workflows'],
             description: 'Delete a workflow and all its runs',
+            notes: 'Cancels its PENDING and RUNNING runs first and waits up to 5 s for a running one to stop; 409 names a run that did not.',
+            plugins: { openapi: { errors: [409] } },
             validate: { params },
             response: { status: { 204: Joi.any().empty() } }
         },

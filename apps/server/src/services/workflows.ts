@@ -1,3 +1,5 @@
+import { setTimeout } from 'node:timers/promises';
+
 import Boom from '@hapi/boom';
 import { type Graph, validateGraph } from '@flowctl/engine';
 
@@ -5,6 +7,7 @@ import type { Context } from '../context.js';
 import { badRequest, type ProblemDetail } from './errors.js';
 import { newId } from '../ids.js';
 import { refusedTarget } from '../outbound.js';
+import { cancelWorkflowRuns, runsHoldingWorkflow } from '../store/runs.js';
 import { uploadsStore } from '../store/uploads.js';
 import { type WorkflowChanges, type WorkflowRecord, workflowsStore } from '../store/workflows.js';
 
@@ -24,9 +27,16 @@ export interface WorkflowsService {
     /** The stored workflow; 404 when unknown or another account's. For the run worker too. */
     getWorkflow(accountId: string, workflowId: string): Promise<WorkflowRecord>;
     update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>): Promise<WorkflowRecord>;
-    /** Its runs go with it (runs.workflow_id cascades). */
+    /**
+     * Cancels its PENDING and RUNNING runs, waits up to DELETE_WAIT_MS for a running one to stop, then
+     * deletes it with its runs (runs.workflow_id cascades); 409 naming the run that did not stop.
+     */
     remove(accountId: string, workflowId: string): Promise<void>;
 }
+
+/** How long a delete waits for a running run of the workflow to stop. */
+export const DELETE_WAIT_MS = 5_000;
+const DELETE_POLL_MS = 50;
 
 const notFound = (workflowId: string): Boom.Boom => Boom.notFound(`Workflow '${workflowId}' not found`);
 
@@ -127,6 +137,28 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
             return workflow;
         },
         async remove(accountId, workflowId) {
+            if (!(await workflows.find(accountId, workflowId))) {
+                throw notFound(workflowId);
+            }
+
+            // A run deleted under its worker's feet leaves the worker writing to rows that are gone.
+            for (const runId of await cancelWorkflowRuns(ctx.db, accountId, workflowId)) {
+                ctx.queue.local.get(runId)?.('cancel');
+            }
+
+            const deadline = Date.now() + DELETE_WAIT_MS;
+            let holding = await runsHoldingWorkflow(ctx.db, workflowId);
+            while (holding.length > 0 && Date.now() < deadline) {
+                await setTimeout(DELETE_POLL_MS);
+                holding = await runsHoldingWorkflow(ctx.db, workflowId);
+            }
+
+            if (holding.length > 0) {
+                throw Boom.conflict(
+                    `Workflow '${workflowId}' still has run '${holding[0]}' RUNNING: it was cancelled and stops after the element in progress; delete the workflow again once the run has ended`
+                );
+            }
+
             if (!(await workflows.delete(accountId, workflowId))) {
                 throw notFound(workflowId);
             }

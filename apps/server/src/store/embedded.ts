@@ -23,7 +23,10 @@ export interface EmbeddedPostgres {
 export const startEmbedded = async (dataDir: string): Promise<EmbeddedPostgres> => {
     const dir = Path.join(dataDir, 'pg');
     await Fs.mkdir(dir, { recursive: true });
-    const db = await PGlite.create(dir);
+    // PGlite's shared_buffers default (128 MB) is most of its footprint; 16 MB holds our working set.
+    // Measured: a reopen idles at 183 MB RSS instead of 300 MB. work_mem, maintenance_work_mem and
+    // wal_buffers made no measurable difference, so they keep their defaults.
+    const db = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 2 });
     await server.start();
 

@@ -383,3 +383,35 @@ export const replaceWebhookSecret = async (db: Queryable, workflowId: string, ac
     ]);
     return rows.length === 1;
 };
+
+/**
+ * Before a workflow is deleted: its PENDING runs become CANCELLED, a cancel is asked of its RUNNING
+ * ones. Returns the RUNNING runs, whose worker stops at its next element boundary.
+ */
+export const cancelWorkflowRuns = async (db: Queryable, accountId: string, workflowId: string): Promise<string[]> => {
+    const rows = await prepared<{ id: string; status: string }>(
+        db,
+        'flowctl_runs_cancelWorkflowRuns',
+        `UPDATE runs SET
+             status = CASE WHEN status = 'PENDING' THEN 'CANCELLED' ELSE status END,
+             completed_at = CASE WHEN status = 'PENDING' THEN now() ELSE completed_at END,
+             result = CASE WHEN status = 'PENDING' THEN $3::jsonb ELSE result END,
+             cancel_requested_at = COALESCE(cancel_requested_at, now())
+         WHERE workflow_id = $1 AND account_id = $2 AND status IN ('PENDING', 'RUNNING')
+         RETURNING id, status`,
+        [workflowId, accountId, JSON.stringify({ totalRows: 0, filteredOut: 0, emailsSent: 0 })]
+    );
+    return rows.filter((row) => row.status === 'RUNNING').map((row) => row.id);
+};
+
+/** RUNNING runs of a workflow whose worker still holds its lease. */
+export const runsHoldingWorkflow = async (db: Queryable, workflowId: string): Promise<string[]> => {
+    const rows = await prepared<{ id: string }>(
+        db,
+        'flowctl_runs_runsHoldingWorkflow',
+        `SELECT r.id FROM runs r JOIN workflow_leases l ON l.workflow_id = r.workflow_id AND l.expires_at > now()
+         WHERE r.workflow_id = $1 AND r.status = 'RUNNING' ORDER BY r.created_at, r.id`,
+        [workflowId]
+    );
+    return rows.map((row) => row.id);
+};
