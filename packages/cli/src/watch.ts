@@ -66,6 +66,12 @@ const plainDisplay = (write: (line: string) => void): Display => {
 /** An ora spinner on stderr for what runs now; finished nodes are written above it, one line each. */
 const terminalDisplay = async (io: Io, runId: string): Promise<Display> => {
     const { default: ora } = await import('ora');
+    // A pseudo-terminal nobody sized (some CI runners, `script` without a terminal) reports 0 columns,
+    // and ora then counts the lines to clear as text length / 0: it clears lines forever.
+    if (!process.stderr.columns) {
+        process.stderr.columns = Number(io.env.COLUMNS) || 80;
+    }
+
     const spinner = ora({ stream: process.stderr, text: `run ${runId}: waiting to start`, discardStdin: false, color: io.color ? 'cyan' : false, isEnabled: true }).start();
     const persisted = new Set<string>();
     return {
