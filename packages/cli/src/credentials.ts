@@ -1,7 +1,6 @@
 // `${XDG_CONFIG_HOME:-~/.config}/flowctl/credentials.json`: one entry per profile, mode 0600.
 // Every write goes to a new 0600 file that is renamed over the old one, so a reader never sees
 // half a file and the secrets are never readable by others, not even for an instant.
-import Crypto from 'node:crypto';
 import Fs from 'node:fs';
 import Os from 'node:os';
 import Path from 'node:path';
@@ -47,7 +46,7 @@ export const readJson = <T>(file: string, fallback: T): T => {
 
 export const writePrivateJson = (file: string, value: unknown): void => {
     Fs.mkdirSync(Path.dirname(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.${Crypto.randomBytes(4).toString('hex')}.tmp`;
+    const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
     const fd = Fs.openSync(temp, 'wx', 0o600);
     try {
         Fs.writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);

@@ -1,13 +1,11 @@
 // google status|connect|disconnect.
-import { spawn } from 'node:child_process';
-
 import { client } from '../client.js';
 import type { Ctx, Register } from '../context.js';
 import { emit, green, note } from '../io.js';
 import { examples } from './help.js';
 
 /** Opens `url` in a browser when this looks like a desktop session; says so when it did. */
-const openBrowser = (ctx: Ctx, url: string): boolean => {
+const openBrowser = async (ctx: Ctx, url: string): Promise<boolean> => {
     const env = ctx.io.env;
     const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : env.DISPLAY || env.WAYLAND_DISPLAY ? 'xdg-open' : null;
     if (!command || !ctx.io.stdoutTty || env.CI) {
@@ -15,6 +13,7 @@ const openBrowser = (ctx: Ctx, url: string): boolean => {
     }
 
     try {
+        const { spawn } = await import('node:child_process');
         spawn(command, [url], { stdio: 'ignore', detached: true }).on('error', () => {}).unref();
         return true;
     } catch {
@@ -44,7 +43,7 @@ export const register: Register = (program, ctx) => {
             const c = ctx();
             const api = await client(c);
             const url = await api.integrations.google.connectUrl();
-            const opened = opts.browser && openBrowser(c, url);
+            const opened = opts.browser && (await openBrowser(c, url));
             emit(c.io, { url, opened }, () => url);
             if (!c.io.json) {
                 note(c.io, `${opened ? 'opened in your browser; if not, open' : 'open'} the URL above, grant access, then check: flowctl google status`);

@@ -1,6 +1,4 @@
 // run, and runs list|get|cancel|watch.
-import Crypto from 'node:crypto';
-
 import type { Run, RunSummary } from '@flowctl/sdk';
 
 import { client } from '../client.js';
@@ -39,7 +37,7 @@ export const register: Register = (program, ctx) => {
 
             const api = await client(c);
             const workflow = await findWorkflow(api, ref);
-            const enqueued = await api.runs.enqueue(workflow.id, { idempotencyKey: opts.idempotencyKey ?? Crypto.randomUUID() });
+            const enqueued = await api.runs.enqueue(workflow.id, { idempotencyKey: opts.idempotencyKey ?? globalThis.crypto.randomUUID() });
             if (!opts.watch) {
                 emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId} of ${workflow.name}`, `watch it: flowctl runs watch ${enqueued.runId}`]);
                 return;

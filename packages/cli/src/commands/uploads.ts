@@ -6,7 +6,6 @@ import type { Register } from '../context.js';
 import { usageError } from '../errors.js';
 import { emit, green, table } from '../io.js';
 import { allOf, orNotFound } from '../resolve.js';
-import { uploadAndRemember } from '../uploads.js';
 import { examples } from './help.js';
 
 const notFound = (id: string) => [`upload '${id}' not found`, 'see your uploads: flowctl uploads list'] as const;
@@ -24,6 +23,7 @@ export const register: Register = (program, ctx) => {
             }
 
             const api = await client(c);
+            const { uploadAndRemember } = await import('../uploads.js');
             const upload = await uploadAndRemember(c, api, file);
             emit(c.io, upload, () => [
                 `${green(c.io, '✓')} uploaded ${upload.filename}: ${upload.rows} rows, columns ${upload.columns.join(', ')}`,

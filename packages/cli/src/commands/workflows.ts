@@ -2,14 +2,13 @@
 import type { WorkflowCreated } from '@flowctl/sdk';
 import { Option } from 'commander';
 
-import { type Applied, applyWorkflows } from '../apply.js';
+import type { Applied } from '../apply.js';
 import { client } from '../client.js';
 import type { Register } from '../context.js';
 import { usageError } from '../errors.js';
 import { bold, dim, emit, green, table } from '../io.js';
 import { canPrompt } from '../prompt.js';
 import { allOf, findWorkflow } from '../resolve.js';
-import { placeFile } from '../uploads.js';
 import { loadWorkflows } from '../workflow-file.js';
 import { examples } from './help.js';
 
@@ -49,6 +48,7 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             const c = ctx();
             const workflows = await loadWorkflows(opts.file);
             const api = await client(c);
+            const { applyWorkflows } = await import('../apply.js');
             const results = await applyWorkflows(c, api, workflows, Boolean(opts.dryRun));
             emit(c.io, { dryRun: Boolean(opts.dryRun), workflows: results }, () => appliedLines(results, Boolean(opts.dryRun)));
         });
@@ -64,6 +64,7 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             const c = ctx();
             const files = await loadWorkflows(opts.file);
             const api = await client(c);
+            const { placeFile } = await import('../uploads.js');
             const created: (WorkflowCreated & { file: string })[] = [];
             for (const workflow of files) {
                 const graph = structuredClone(workflow.graph);
