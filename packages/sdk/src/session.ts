@@ -36,6 +36,7 @@ export class Session {
 
     constructor(
         options: { apiToken?: string | undefined; accessToken?: string | undefined; refreshToken?: string | undefined; onTokens?: OnTokens | undefined },
+        /** Exchanges a refresh token for a new pair and adopts it (store()). */
         exchange: (refreshToken: string) => Promise<TokenPair>
     ) {
         this.apiToken = options.apiToken;
@@ -80,11 +81,9 @@ export class Session {
         }
 
         const refreshToken = this.refreshToken!;
+        // The exchange (auth.refresh) adopts the new pair itself.
         this.#refreshing = this.#exchange(refreshToken)
-            .then(async (pair) => {
-                await this.store(pair);
-                return pair.accessToken;
-            })
+            .then((pair) => pair.accessToken)
             .finally(() => {
                 this.#refreshing = null;
             });
