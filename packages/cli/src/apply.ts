@@ -1,5 +1,7 @@
 // `apply`: make the server's workflows match YAML files, matched by name. Unchanged files (same
 // graph, same CSV bytes) send nothing but reads; `--dry-run` reports the plan and sends no write.
+import Path from 'node:path';
+
 import type { Flowctl, Graph, Workflow } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
@@ -47,7 +49,7 @@ const placeSources = async (ctx: Ctx, api: Flowctl, workflow: WorkflowFile, dryR
     const uploads: Applied['uploads'] = [];
     for (const source of workflow.sources) {
         const placed = await placeFile(ctx, api, source.path, dryRun);
-        uploads.push({ ...placed, nodeId: source.nodeId });
+        uploads.push({ ...placed, path: Path.relative(process.cwd(), placed.path) || placed.path, nodeId: source.nodeId });
         const node = graph.nodes.find((candidate) => candidate.id === source.nodeId && candidate.type === 'DATA_SOURCE');
         if (node && placed.uploadId) {
             (node.data as { uploadId?: string }).uploadId = placed.uploadId;
