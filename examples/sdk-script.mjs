@@ -6,7 +6,9 @@ import Path from 'node:path';
 import { Flowctl, FlowctlError } from '@flowctl/sdk';
 
 const here = Path.dirname(new URL(import.meta.url).pathname);
-const client = new Flowctl({ baseUrl: process.env.FLOWCTL_API_URL ?? 'http://127.0.0.1:3000', apiToken: process.env.FLOWCTL_TOKEN });
+// An example script, not a turbo task: its variables are not declared in turbo.json.
+const { FLOWCTL_API_URL, FLOWCTL_TOKEN } = process.env;
+const client = new Flowctl({ baseUrl: FLOWCTL_API_URL ?? 'http://127.0.0.1:3000', apiToken: FLOWCTL_TOKEN });
 const name = 'SDK example: subscribers over 30';
 
 try {
