@@ -35,6 +35,15 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
         return new CliError(err.message, EXIT.failed, `rate limited: try again${err.retryAfter ? ` in ${Math.ceil(err.retryAfter)} s` : ' shortly'}`);
     }
 
+    // hapi's own answer for a path it has no route for: the server predates this command.
+    if (err instanceof sdk.NotFoundError && err.message === 'Not Found') {
+        return new CliError(
+            `the server at ${ctx ? apiUrlOf(ctx) : 'this address'} does not offer this yet (no such endpoint)`,
+            EXIT.failed,
+            'upgrade the flowctl server, or check --api-url / FLOWCTL_API_URL'
+        );
+    }
+
     const details = Array.isArray(err.details) ? (err.details as Detail[]) : [];
     const lines = details.filter((d) => d && typeof d.message === 'string').map((d) => `  ${d.path ? `${d.path}: ` : ''}${d.message}`);
     const message = lines.length > 0 && !lines.every((line) => err.message.includes(line.trim())) ? `${err.message}\n${lines.join('\n')}` : err.message;

@@ -127,6 +127,16 @@ describe('exit codes', () => {
         const missingRun = await flowctl(['runs', 'get', 'run_doesnotexist'], { home });
         expect(missingRun.code).toBe(1);
 
+        // Personal API tokens are another issue's server work: until the server has the routes, the
+        // CLI says the server does not offer them (and when it has them, this answer changes).
+        const tokens = await flowctl(['--json', 'tokens', 'list'], { home });
+        if (tokens.code === 0) {
+            expect(tokens.json).toEqual([]);
+        } else {
+            expect(tokens.code).toBe(1);
+            expect(tokens.json.error.message).toContain('does not offer this yet');
+        }
+
         const down = await flowctl(['whoami', '--api-url', 'http://127.0.0.1:9'], { home });
         expect(down.code).toBe(1);
         expect(down.stderr).toContain('cannot reach the flowctl server');
