@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
     test: {
         include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-        globalSetup: ['test/global-setup.ts'],
+        // The server's own: one initdb per run, a migrated template each suite's server copies.
+        globalSetup: ['../../apps/server/test/global-setup.ts'],
         testTimeout: 60_000,
         hookTimeout: 90_000,
         pool: 'forks'

@@ -11,6 +11,13 @@ import { inject } from 'vitest';
 
 import { type SmtpSink, startSmtpSink } from '../../../apps/server/test/smtp.js';
 
+declare module 'vitest' {
+    export interface ProvidedContext {
+        /** A migrated PGlite data directory, from the server's global setup. */
+        pgTemplate: string;
+    }
+}
+
 export const BIN = Path.resolve(import.meta.dirname, '..', 'dist', 'bin.js');
 export const EXAMPLES = Path.resolve(import.meta.dirname, '..', '..', '..', 'examples');
 
