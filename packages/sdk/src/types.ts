@@ -47,24 +47,10 @@ export type NodeOutputPage = ResponseBody<'/api/workflows/runs/{runId}/nodes/{no
 // Routes the server does not describe yet (other work in progress); typed here until they are generated.
 
 /** A personal API token as listed: never the secret. */
-export interface ApiToken {
-    id: string;
-    name: string;
-    createdAt: string;
-    lastUsedAt: string | null;
-    expiresAt: string | null;
-}
-
+export type ApiToken = ResponseBody<'/api/account/tokens', 'get', 200>[number];
 /** A new personal API token: `token` (`flc_…`) is shown this once only. */
-export interface ApiTokenCreated extends ApiToken {
-    token: string;
-}
-
-export interface ApiTokenCreateParams {
-    name: string;
-    /** Lifetime in days; without it the token does not expire. */
-    expiresInDays?: number;
-}
+export type ApiTokenCreated = ResponseBody<'/api/account/tokens', 'post', 201>;
+export type ApiTokenCreateParams = RequestJson<'/api/account/tokens', 'post'>;
 
 /** Whether a Google account is linked; `email` only when it is. */
 export interface GoogleStatus {

@@ -1,7 +1,9 @@
+import Net from 'node:net';
+
 import Jwt from '@hapi/jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { AuthenticationError, type Flowctl, RateLimitError } from '../src/index.js';
+import { AuthenticationError, RateLimitError } from '../src/index.js';
 import { clientFor, randomName, type SignedUp, signUp, startTestServer, type TestServer, triggerOnly } from './server.js';
 
 /** An access token for the account, signed with the server's key, that expired `agoSec` seconds ago. */
@@ -131,5 +133,74 @@ describe('429 and Retry-After', () => {
     });
 });
 
-/** Keeps `client` typed where a test closes over it. */
-export type { Flowctl };
+/**
+ * A TCP proxy to `target` that, once, lets a POST …/run reach the server and then cuts the connection
+ * before the answer gets back: the client cannot know whether the run was created.
+ */
+const startDroppingProxy = async (target: URL) => {
+    let dropped = 0;
+    const proxy = Net.createServer((downstream) => {
+        const upstream = Net.connect(Number(target.port), target.hostname);
+        let lastRequest = '';
+        downstream.on('data', (chunk: Buffer) => {
+            const text = chunk.toString('latin1');
+            if (/^(GET|POST|PUT|PATCH|DELETE) /.test(text)) {
+                lastRequest = text.slice(0, text.indexOf('\r\n'));
+            }
+            upstream.write(chunk);
+        });
+        upstream.on('data', (chunk: Buffer) => {
+            if (dropped === 0 && /^POST \S+\/run HTTP/.test(lastRequest)) {
+                dropped++;
+                downstream.destroy();
+                upstream.destroy();
+                return;
+            }
+            downstream.write(chunk);
+        });
+        downstream.on('error', () => upstream.destroy());
+        upstream.on('error', () => downstream.destroy());
+        downstream.on('close', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    return {
+        url: `http://127.0.0.1:${(proxy.address() as Net.AddressInfo).port}`,
+        dropped: () => dropped,
+        close: () => new Promise<void>((resolve) => proxy.close(() => resolve()))
+    };
+};
+
+describe('a connection dropped during enqueue', () => {
+    let t: TestServer;
+    let account: SignedUp;
+
+    beforeAll(async () => {
+        t = await startTestServer({ config: { role: 'api' } });
+        account = await signUp(t);
+    });
+
+    afterAll(() => t?.close());
+
+    it('is retried with the same Idempotency-Key, and exactly one run exists', async () => {
+        const proxy = await startDroppingProxy(new URL(t.url));
+        const keys: string[] = [];
+        t.app.server!.events.on('response', (request) => {
+            if (request.path.endsWith('/run')) {
+                keys.push(String(request.headers['idempotency-key']));
+            }
+        });
+        const client = clientFor(t, account, { baseUrl: proxy.url });
+        try {
+            const { workflowId } = await client.workflows.create({ name: randomName('once'), graph: triggerOnly() });
+            const enqueued = await client.runs.enqueue(workflowId);
+            expect(proxy.dropped()).toBe(1);
+            expect(keys).toHaveLength(2);
+            expect(keys[1]).toBe(keys[0]);
+            const runs = await client.runs.list(workflowId).toArray();
+            expect(runs.map((run) => run.runId)).toEqual([enqueued.runId]);
+        } finally {
+            await client.close();
+            await proxy.close();
+        }
+    });
+});

@@ -74,6 +74,24 @@ describe('every resource against a real server', () => {
         expect(JSON.stringify(await client.account.settings.get())).not.toContain('sk-test');
     });
 
+    it('account.tokens: create, list, revoke; an apiToken client uses it and never refreshes', async () => {
+        const created = await client.account.tokens.create({ name: 'ci', expiresInDays: 30 });
+        expect(created.token).toMatch(/^flc_/);
+        const listed = await client.account.tokens.list().toArray();
+        expect(listed.find((token) => token.id === created.id)).toMatchObject({ name: 'ci' });
+        expect(JSON.stringify(listed)).not.toContain(created.token);
+
+        const ci = clientFor(t, undefined, { apiToken: created.token });
+        try {
+            expect((await ci.auth.me()).email).toBe(account.email);
+            await client.account.tokens.revoke(created.id);
+            await expect(ci.auth.me()).rejects.toBeInstanceOf(AuthenticationError);
+            expect(ci.tokens).toBeUndefined();
+        } finally {
+            await ci.close();
+        }
+    });
+
     it('uploads: create from a Buffer, list, retrieve, delete', async () => {
         const upload = await client.uploads.create(Buffer.from(csv(3)), { filename: 'people.csv' });
         expect(upload).toMatchObject({ filename: 'people.csv', rows: 3, columns: ['email', 'name', 'city'] });

@@ -1,3 +1,4 @@
+import Crypto from 'node:crypto';
 import Fs from 'node:fs';
 import Os from 'node:os';
 import Path from 'node:path';
@@ -6,26 +7,30 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Flowctl } from '../src/index.js';
+import { storedBlobFiles } from '../../../apps/server/test/upload-fixtures.js';
 import { clientFor, csv, signUp, startTestServer, type TestServer } from './server.js';
 
 const MB = 1_000_000;
-const LINE = 'someone@example.test,Some Person With A Long Name,Somewhere\n';
+const HEADER = 'email,name,city\n';
+// Every row differs (its number, zero-padded to a fixed width), so a chunk sent twice or out of order shows.
+const line = (n: number) => `p${String(n).padStart(9, '0')}@example.test,Person With A Long Name,Somewhere\n`;
+const LINE_BYTES = line(0).length;
 
-/** `bytes` of CSV (header + identical rows), produced on demand: nothing of it exists in memory at once. */
+/** `bytes` of CSV, produced on demand 1,000 rows at a time: nothing of it exists in memory at once. */
 function* csvChunks(bytes: number): Generator<Buffer> {
-    const header = Buffer.from('email,name,city\n');
-    const block = Buffer.from(LINE.repeat(1000));
-    yield header;
-    let left = bytes - header.length;
-    while (left >= LINE.length) {
-        const rows = Math.min(1000, Math.floor(left / LINE.length));
-        const chunk = rows === 1000 ? block : block.subarray(0, rows * LINE.length);
-        left -= chunk.length;
-        yield Buffer.from(chunk);
+    yield Buffer.from(HEADER);
+    const rows = Math.floor((bytes - HEADER.length) / LINE_BYTES);
+    for (let at = 0; at < rows; at += 1000) {
+        let block = '';
+        for (let n = at; n < Math.min(rows, at + 1000); n++) {
+            block += line(n);
+        }
+        yield Buffer.from(block);
     }
 }
 
-const rowsIn = (bytes: number) => Math.floor((bytes - 'email,name,city\n'.length) / LINE.length);
+const rowsIn = (bytes: number) => Math.floor((bytes - HEADER.length) / LINE_BYTES);
+const sha256 = (path: string) => Crypto.createHash('sha256').update(Fs.readFileSync(path)).digest('hex');
 
 describe('uploads.create() streams', () => {
     let t: TestServer;
@@ -33,7 +38,7 @@ describe('uploads.create() streams', () => {
     let dir: string;
 
     beforeAll(async () => {
-        t = await startTestServer();
+        t = await startTestServer({ config: { blobStore: 'files' } });
         client = clientFor(t, await signUp(t));
         dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'flowctl-sdk-upload-'));
     });
@@ -44,12 +49,15 @@ describe('uploads.create() streams', () => {
         Fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it('a 50 MB file from a path, with its exact length, arrives whole', async () => {
+    it('a 50 MB file from a path, with its exact length, arrives byte for byte', async () => {
         const path = Path.join(dir, 'big.csv');
         await new Promise<void>((resolve, reject) => Readable.from(csvChunks(50 * MB)).pipe(Fs.createWriteStream(path)).on('finish', resolve).on('error', reject));
         const size = Fs.statSync(path).size;
         const upload = await client.uploads.create(path);
         expect(upload).toMatchObject({ filename: 'big.csv', rows: rowsIn(50 * MB), sizeBytes: size, columns: ['email', 'name', 'city'] });
+        const stored = (await storedBlobFiles(t)).map((name) => Path.join(t.config.dataDir, 'uploads', name)).filter((file) => Fs.statSync(file).size === size);
+        expect(stored).toHaveLength(1);
+        expect(sha256(stored[0]!)).toBe(sha256(path));
     });
 
     it('a Readable of unknown length, sent chunked', async () => {

@@ -32,7 +32,6 @@ export const registerAuth = async (server: Hapi.Server, jwtSecret: string): Prom
             return { isValid: true, credentials: { user: { accountId: sub } } };
         }
     });
-    server.auth.default('jwt');
 };
 
 export const accountIdOf = (request: Hapi.Request): string => request.auth.credentials.user!.accountId;

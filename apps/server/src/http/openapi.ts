@@ -1,3 +1,5 @@
+import Http from 'node:http';
+
 import type * as Hapi from '@hapi/hapi';
 import JoiToJson from 'joi-to-json';
 
@@ -11,6 +13,10 @@ export interface OpenApiRouteOptions {
     status?: number;
     requestBody?: Record<string, unknown>;
     exclude?: boolean;
+    /** Error statuses this route answers besides the ones every route may. */
+    errors?: number[];
+    /** Media types of a success body that is not JSON. */
+    produces?: string[];
 }
 
 declare module '@hapi/hapi' {
@@ -163,6 +169,10 @@ const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSche
 
     if (!NO_RATE_LIMIT.has(route.path)) {
         responses['429'] = errorResponse('Rate limited: retry after the `Retry-After` header’s seconds');
+    }
+
+    for (const code of hints.errors ?? []) {
+        responses[String(code)] ??= errorResponse(Http.STATUS_CODES[code] ?? 'Error');
     }
 
     op.responses = responses;

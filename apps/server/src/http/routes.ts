@@ -7,6 +7,7 @@ import { openApiRoutes } from '../routes/openapi.js';
 import { runRoutes } from '../routes/runs.js';
 import { settingsRoutes } from '../routes/settings.js';
 import { systemRoutes } from '../routes/system.js';
+import { tokenRoutes } from '../routes/tokens.js';
 import { uploadRoutes } from '../routes/uploads.js';
 import { workflowRoutes } from '../routes/workflows.js';
 import type { Services } from '../services/index.js';
@@ -18,6 +19,7 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] => [
     ...openApiRoutes(ctx),
     ...accountRoutes(services),
     ...settingsRoutes(services),
+    ...tokenRoutes(services),
     ...uploadRoutes(ctx, services),
     ...workflowRoutes(services),
     ...runRoutes(services)

@@ -2,6 +2,7 @@ import Hapi from '@hapi/hapi';
 
 import type { Context } from '../context.js';
 import type { Services } from '../services/index.js';
+import { API_TOKEN_STRATEGY, registerApiTokenAuth } from './api-token-auth.js';
 import { registerAuth } from './auth.js';
 import { registerLogging } from './logging.js';
 import { registerHttpMetrics } from './metrics.js';
@@ -31,6 +32,9 @@ export const createHttpServer = async (ctx: Context, services: Services, options
     registerHttpMetrics(server, ctx.metrics);
     registerRateLimits(server, ctx);
     await registerAuth(server, ctx.secrets.jwtSecret);
+    registerApiTokenAuth(server, services.apiTokens);
+    // hapi tries these in order; the API-token scheme passes anything not `flc_…` on to the JWT check.
+    server.auth.default({ strategies: [API_TOKEN_STRATEGY, 'jwt'] });
     server.route(routes(ctx, services));
     return server;
 };

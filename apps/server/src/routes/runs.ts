@@ -2,6 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
+import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
 import type { Services } from '../services/index.js';
 
 export const DEFAULT_RUN_PAGE = 50;
@@ -83,17 +84,17 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'runs'],
             description: 'Enqueue a run',
-            notes: 'Answers 202 at once: the run waits PENDING until no other run of the workflow executes, in enqueue order. It keeps the graph as it is now.',
+            notes: 'Answers 202 at once: the run waits PENDING until no other run of the workflow executes, in enqueue order. It keeps the graph as it is now. Send an Idempotency-Key to retry safely: a repeat gets the first answer and enqueues nothing (422 if the key was used for another request; 409 while the first is still being answered).',
             // No body is expected; one sent anyway is not parsed.
             payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
-            validate: { params: workflowParams },
+            validate: { params: workflowParams, headers: idempotencyHeaders },
             response: { status: { 202: enqueued } },
-            plugins: { openapi: { status: 202 } }
+            plugins: { openapi: { status: 202, errors: [409, 422] } }
         },
-        handler: async (request, h) => {
+        handler: idempotent(services.idempotency, async (request, h) => {
             const run = await services.runs.enqueue(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
             return h.response(run).code(202);
-        }
+        })
     },
     {
         method: 'GET',

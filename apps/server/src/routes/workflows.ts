@@ -2,6 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
+import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
 import { explainPayloadErrors, formatBytes } from '../http/payload.js';
 import type { Services } from '../services/index.js';
 import type { WorkflowInput, WorkflowRecord } from '../services/workflows.js';
@@ -69,16 +70,20 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'workflows'],
             description: 'Create a workflow',
-            notes: `The graph is validated and every problem is reported at once in details, each with its path. At most ${MAX_NODES} nodes and ${MAX_EDGES} edges.`,
+            notes: `The graph is validated and every problem is reported at once in details, each with its path. At most ${MAX_NODES} nodes and ${MAX_EDGES} edges. Send an Idempotency-Key to retry safely: a repeat gets the first answer and creates nothing.`,
             payload,
-            validate: { payload: Joi.object({ name: name.required(), graph: graph.required(), webhookUrl }), options: { abortEarly: false } },
+            validate: {
+                payload: Joi.object({ name: name.required(), graph: graph.required(), webhookUrl }),
+                headers: idempotencyHeaders,
+                options: { abortEarly: false }
+            },
             response: { status: { 201: created } },
-            plugins: { openapi: { status: 201 } }
+            plugins: { openapi: { status: 201, errors: [409, 422] } }
         },
-        handler: async (request, h) => {
+        handler: idempotent(services.idempotency, async (request, h) => {
             const workflow = await services.workflows.create(accountIdOf(request), request.payload as WorkflowInput);
             return h.response({ workflowId: workflow.id, name: workflow.name, createdAt: workflow.createdAt.toISOString() }).code(201);
-        }
+        })
     },
     {
         method: 'GET',

@@ -23,6 +23,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's personal API tokens, newest first (never their secrets) */
+        get: operations["getAccountTokens"];
+        put?: never;
+        /**
+         * Create a personal API token for programs and CI
+         * @description The answer carries the token once; only its hash is stored. It is accepted as `Authorization: Bearer` wherever an access token is, until it expires or is revoked. Needs an access token: an API token cannot create others (403). At most 50 per account (409).
+         */
+        post: operations["postAccountTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal API token
+         * @description Takes effect at once, in every API process.
+         */
+        delete: operations["deleteAccountTokensByTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -196,7 +237,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workflow
-         * @description The graph is validated and every problem is reported at once in details, each with its path. At most 500 nodes and 5000 edges.
+         * @description The graph is validated and every problem is reported at once in details, each with its path. At most 500 nodes and 5000 edges. Send an Idempotency-Key to retry safely: a repeat gets the first answer and creates nothing.
          */
         post: operations["postWorkflows"];
         delete?: never;
@@ -238,7 +279,7 @@ export interface paths {
         put?: never;
         /**
          * Enqueue a run
-         * @description Answers 202 at once: the run waits PENDING until no other run of the workflow executes, in enqueue order. It keeps the graph as it is now.
+         * @description Answers 202 at once: the run waits PENDING until no other run of the workflow executes, in enqueue order. It keeps the graph as it is now. Send an Idempotency-Key to retry safely: a repeat gets the first answer and enqueues nothing (422 if the key was used for another request; 409 while the first is still being answered).
          */
         post: operations["postWorkflowsByWorkflowIdRun"];
         delete?: never;
@@ -524,6 +565,203 @@ export interface operations {
                             model: string | null;
                         };
                     };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description null: never expires
+                         */
+                        expiresAt: string | null;
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description Updated at most once a minute
+                         */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description The first characters of the token, to tell tokens apart */
+                        prefix: string;
+                    }[];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Left out: the token lasts until revoked */
+                    expiresInDays?: number;
+                    /** @description What the token is for, e.g. "CI deploys" */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description null: never expires
+                         */
+                        expiresAt: string | null;
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description Updated at most once a minute
+                         */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description The first characters of the token, to tell tokens apart */
+                        prefix: string;
+                        /** @description The secret, shown this once: send it as `Authorization: Bearer flc_…` */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccountTokensByTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (unknown[] | boolean | number | Record<string, never> | string) | null;
                 };
             };
             /** @description Invalid input: `message` says what to fix, `details` lists each field */
@@ -1139,7 +1377,10 @@ export interface operations {
     postWorkflows: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key within 24 hours gets the first answer, with Idempotent-Replayed: true, instead of running again. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1187,6 +1428,24 @@ export interface operations {
             };
             /** @description Missing, invalid or expired access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1396,7 +1655,10 @@ export interface operations {
     postWorkflowsByWorkflowIdRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key within 24 hours gets the first answer, with Idempotent-Replayed: true, instead of running again. */
+                "idempotency-key"?: string;
+            };
             path: {
                 workflowId: string;
             };
@@ -1431,6 +1693,24 @@ export interface operations {
             };
             /** @description Missing, invalid or expired access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import { sql as initial } from './001-initial.js';
 import { sql as runs } from './002-runs.js';
 import { sql as rateLimits } from './003-rate-limits.js';
 import { sql as uploadChunkAge } from './004-upload-chunk-age.js';
+import { sql as sdkServer } from './007-sdk-server.js';
 
 export interface Migration {
     id: number;
@@ -14,5 +15,6 @@ export const migrations: Migration[] = [
     { id: 1, name: '001-initial', sql: initial },
     { id: 2, name: '002-runs', sql: runs },
     { id: 3, name: '003-rate-limits', sql: rateLimits },
-    { id: 4, name: '004-upload-chunk-age', sql: uploadChunkAge }
+    { id: 4, name: '004-upload-chunk-age', sql: uploadChunkAge },
+    { id: 7, name: '007-sdk-server', sql: sdkServer }
 ];

@@ -1,0 +1,92 @@
+import Crypto from 'node:crypto';
+
+import Boom from '@hapi/boom';
+
+import type { Context } from '../context.js';
+import { newId } from '../ids.js';
+import * as Store from '../store/api-tokens.js';
+
+/** Every personal API token starts with this, so a person or a secret scanner can tell what it is. */
+export const API_TOKEN_PREFIX = 'flc_';
+export const MAX_API_TOKENS = 50;
+const SHOWN_CHARS = API_TOKEN_PREFIX.length + 6;
+
+export interface ApiTokenView {
+    id: string;
+    name: string;
+    /** The first characters of the token, to tell tokens apart; never enough to use one. */
+    prefix: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+    expiresAt: string | null;
+}
+
+export interface CreatedApiToken extends ApiTokenView {
+    /** Shown once, at creation; the server keeps only its hash. */
+    token: string;
+}
+
+export interface ApiTokensService {
+    create(accountId: string, input: { name: string; expiresInDays?: number }): Promise<CreatedApiToken>;
+    list(accountId: string): Promise<ApiTokenView[]>;
+    revoke(accountId: string, id: string): Promise<void>;
+    /** The account a presented token acts for, or null when it is unknown, revoked or expired. */
+    authenticate(token: string): Promise<string | null>;
+}
+
+// 256 random bits: a fast hash is enough (nothing to brute-force), and lookups by hash are exact.
+const hashApiToken = (token: string): string => Crypto.createHash('sha256').update(token).digest('hex');
+
+const toView = (row: Store.ApiTokenRow): ApiTokenView => ({
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    expiresAt: row.expires_at?.toISOString() ?? null
+});
+
+export const createApiTokensService = (ctx: Context, options: { now?: () => Date } = {}): ApiTokensService => {
+    const now = options.now ?? (() => new Date());
+    const { db } = ctx;
+
+    return {
+        async create(accountId, input) {
+            const at = now();
+            const token = `${API_TOKEN_PREFIX}${Crypto.randomBytes(32).toString('base64url')}`;
+            const row = await Store.insertApiToken(
+                db,
+                {
+                    id: newId('tok'),
+                    accountId,
+                    name: input.name,
+                    tokenHash: hashApiToken(token),
+                    prefix: token.slice(0, SHOWN_CHARS),
+                    expiresAt: input.expiresInDays === undefined ? null : new Date(at.getTime() + input.expiresInDays * 86_400_000)
+                },
+                at,
+                MAX_API_TOKENS
+            );
+            if (!row) {
+                throw Boom.conflict(`An account can hold at most ${MAX_API_TOKENS} API tokens: revoke one with DELETE /api/account/tokens/{id} first`);
+            }
+
+            return { ...toView(row), token };
+        },
+
+        async list(accountId) {
+            return (await Store.listApiTokens(db, accountId)).map(toView);
+        },
+
+        async revoke(accountId, id) {
+            if (!(await Store.deleteApiToken(db, accountId, id))) {
+                throw Boom.notFound(`API token '${id}' not found`);
+            }
+        },
+
+        async authenticate(token) {
+            const row = await Store.useApiToken(db, hashApiToken(token), now());
+            return row?.account_id ?? null;
+        }
+    };
+};

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createAccount, type TestAccount } from './fixtures.js';
+import { startTestServer, store, type TestServer } from './harness.js';
+import { triggerOnly } from './upload-fixtures.js';
+
+describe('Idempotency-Key on enqueue and workflow create', () => {
+    let t: TestServer;
+    let account: TestAccount;
+    beforeAll(async () => {
+        t = await startTestServer();
+        account = await createAccount(t);
+    });
+    afterAll(() => t.close());
+
+    const send = (server: TestServer, method: string, url: string, key: string | null, who: TestAccount = account, payload?: object) =>
+        server.request({ method, url, headers: { ...who.headers, ...(key ? { 'idempotency-key': key } : {}) }, ...(payload ? { payload } : {}) });
+
+    const workflow = async (who: TestAccount = account) => {
+        const res = await send(t, 'POST', '/api/workflows', null, who, { name: 'idempotent', graph: triggerOnly() });
+        expect(res.statusCode, res.payload).toBe(201);
+        return res.json.workflowId as string;
+    };
+
+    const runCount = async (workflowId: string) =>
+        (await t.app.ctx.db.query<{ n: number }>('SELECT count(*) AS n FROM runs WHERE workflow_id = $1', [workflowId]))[0]!.n;
+
+    it('answers a repeated enqueue with the first answer and enqueues one run', async () => {
+        const workflowId = await workflow();
+        const first = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'enqueue-1');
+        expect(first.statusCode, first.payload).toBe(202);
+        expect(first.headers['idempotent-replayed']).toBeUndefined();
+
+        const again = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'enqueue-1');
+        expect(again.statusCode).toBe(202);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.json).toEqual(first.json);
+        expect(await runCount(workflowId)).toBe(1);
+
+        // Without a key every request is its own.
+        await send(t, 'POST', `/api/workflows/${workflowId}/run`, null);
+        await send(t, 'POST', `/api/workflows/${workflowId}/run`, null);
+        expect(await runCount(workflowId)).toBe(3);
+    });
+
+    it('answers 422 when a key is reused for another request, and runs nothing', async () => {
+        const [one, two] = [await workflow(), await workflow()];
+        expect((await send(t, 'POST', `/api/workflows/${one}/run`, 'reused')).statusCode).toBe(202);
+        const other = await send(t, 'POST', `/api/workflows/${two}/run`, 'reused');
+        expect(other.statusCode).toBe(422);
+        expect(other.json.message).toMatch(/Idempotency-Key 'reused' was already used for a different request/);
+        expect(await runCount(two)).toBe(0);
+
+        const created = await send(t, 'POST', '/api/workflows', 'create-1', account, { name: 'a', graph: triggerOnly() });
+        expect(created.statusCode).toBe(201);
+        const changed = await send(t, 'POST', '/api/workflows', 'create-1', account, { name: 'b', graph: triggerOnly() });
+        expect(changed.statusCode).toBe(422);
+    });
+
+    it('creates one workflow for a repeated create', async () => {
+        const owner = await createAccount(t);
+        const body = { name: 'once', graph: triggerOnly() };
+        const first = await send(t, 'POST', '/api/workflows', 'create-once', owner, body);
+        const again = await send(t, 'POST', '/api/workflows', 'create-once', owner, body);
+        expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
+        expect(again.json).toEqual(first.json);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect((await send(t, 'GET', '/api/workflows', null, owner)).json).toHaveLength(1);
+    });
+
+    it('keeps keys per account', async () => {
+        const [a, b] = [await createAccount(t), await createAccount(t)];
+        const body = { name: 'mine', graph: triggerOnly() };
+        const fromA = await send(t, 'POST', '/api/workflows', 'shared-key', a, body);
+        const fromB = await send(t, 'POST', '/api/workflows', 'shared-key', b, body);
+        expect([fromA.statusCode, fromB.statusCode]).toEqual([201, 201]);
+        expect(fromB.json.workflowId).not.toBe(fromA.json.workflowId);
+        expect(fromB.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('does not keep a failed answer: a corrected retry with the same key runs', async () => {
+        const bad = await send(t, 'POST', '/api/workflows', 'fix-and-retry', account, { name: 'x', graph: { nodes: [], edges: [] } });
+        expect(bad.statusCode).toBe(400);
+        const good = await send(t, 'POST', '/api/workflows', 'fix-and-retry', account, { name: 'x', graph: triggerOnly() });
+        expect(good.statusCode).toBe(201);
+        expect(good.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('makes concurrent requests with one key wait for the first: one run, one answer', async () => {
+        const workflowId = await workflow();
+        const answers = await Promise.all(Array.from({ length: 6 }, () => send(t, 'POST', `/api/workflows/${workflowId}/run`, 'concurrent')));
+        expect(answers.map((res) => res.statusCode)).toEqual(Array(6).fill(202));
+        expect(new Set(answers.map((res) => res.json.runId)).size).toBe(1);
+        expect(answers.filter((res) => res.headers['idempotent-replayed'] === 'true')).toHaveLength(5);
+        expect(await runCount(workflowId)).toBe(1);
+    });
+
+    // The embedded database belongs to one process; on PostgreSQL any number of API processes share keys.
+    if (store === 'postgres') {
+        it('holds across API processes on PostgreSQL', async () => {
+            const other = await startTestServer({ testStore: t.testStore, config: { role: 'api' } });
+            try {
+                const workflowId = await workflow();
+                const answers = await Promise.all(
+                    Array.from({ length: 8 }, (_, i) => send(i % 2 === 0 ? t : other, 'POST', `/api/workflows/${workflowId}/run`, 'two-processes'))
+                );
+                expect(answers.map((res) => res.statusCode)).toEqual(Array(8).fill(202));
+                expect(new Set(answers.map((res) => res.json.runId)).size).toBe(1);
+                expect(await runCount(workflowId)).toBe(1);
+            } finally {
+                await other.close();
+            }
+        });
+    }
+
+    it('forgets a key after 24 hours, and takes over one whose first request died unanswered', async () => {
+        const workflowId = await workflow();
+        const first = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'day-old');
+        await t.app.ctx.db.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'day-old'");
+        const later = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'day-old');
+        expect(later.statusCode).toBe(202);
+        expect(later.json.runId).not.toBe(first.json.runId);
+
+        await t.app.ctx.db.query(
+            "INSERT INTO idempotency_keys (account_id, key, fingerprint, created_at) VALUES ($1, 'orphan', 'whatever', now() - interval '2 minutes')",
+            [account.accountId]
+        );
+        const takeover = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'orphan');
+        expect(takeover.statusCode).toBe(202);
+        expect(await runCount(workflowId)).toBe(3);
+    });
+
+    it('rejects a malformed key with 400 and documents the header', async () => {
+        const workflowId = await workflow();
+        const res = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'has space');
+        expect(res.statusCode).toBe(400);
+        expect(res.json.message).toMatch(/idempotency-key/);
+        expect(await runCount(workflowId)).toBe(0);
+
+        const doc = (await t.request({ method: 'GET', url: '/openapi.json' })).json;
+        const enqueue = doc.paths['/api/workflows/{workflowId}/run'].post;
+        expect(enqueue.parameters).toContainEqual(expect.objectContaining({ name: 'idempotency-key', in: 'header', required: false }));
+        expect(Object.keys(enqueue.responses)).toContain('422');
+    });
+});
