@@ -101,6 +101,28 @@ describe('credentials', () => {
     });
 });
 
+describe('personal API tokens', () => {
+    it('tokens create prints the token once; FLOWCTL_TOKEN signs in with it until tokens revoke', async () => {
+        const home = freshHome();
+        const { email } = await signUp(server, home);
+        const created = await flowctl(['--json', 'tokens', 'create', '--name', 'ci'], { home });
+        expect(created.code, created.stderr).toBe(0);
+        expect(created.json.token).toMatch(/^flc_/);
+
+        const ci = { FLOWCTL_TOKEN: created.json.token, FLOWCTL_API_URL: server.url };
+        const whoami = await flowctl(['--json', 'whoami'], { home: freshHome(), env: ci });
+        expect(whoami.json).toMatchObject({ credentials: 'FLOWCTL_TOKEN', account: { email } });
+        const listed = await flowctl(['--json', 'tokens', 'list'], { home });
+        expect(listed.json.map((t: { id: string }) => t.id)).toEqual([created.json.id]);
+        expect(JSON.stringify(listed.json)).not.toContain(created.json.token);
+
+        expect((await flowctl(['tokens', 'revoke', created.json.id], { home })).code).toBe(0);
+        const revoked = await flowctl(['whoami'], { home: freshHome(), env: ci });
+        expect(revoked.code).toBe(3);
+        expect(revoked.stderr).toContain('flowctl tokens create');
+    });
+});
+
 describe('exit codes', () => {
     it('0 on success, 2 for usage errors, 3 when not signed in, 1 when a request fails, 4 when --watch times out', async () => {
         const home = freshHome();
@@ -127,14 +149,14 @@ describe('exit codes', () => {
         const missingRun = await flowctl(['runs', 'get', 'run_doesnotexist'], { home });
         expect(missingRun.code).toBe(1);
 
-        // Personal API tokens are another issue's server work: until the server has the routes, the
-        // CLI says the server does not offer them (and when it has them, this answer changes).
-        const tokens = await flowctl(['--json', 'tokens', 'list'], { home });
-        if (tokens.code === 0) {
-            expect(tokens.json).toEqual([]);
+        // The Google routes are another issue's server work: until the server has them, the CLI says
+        // the server does not offer them (once it has them, it answers that nothing is linked).
+        const google = await flowctl(['--json', 'google', 'status'], { home });
+        if (google.code === 0) {
+            expect(google.json).toEqual({ connected: false });
         } else {
-            expect(tokens.code).toBe(1);
-            expect(tokens.json.error.message).toContain('does not offer this yet');
+            expect(google.code).toBe(1);
+            expect(google.json.error.message).toContain('does not offer this yet');
         }
 
         const down = await flowctl(['whoami', '--api-url', 'http://127.0.0.1:9'], { home });
