@@ -98,6 +98,12 @@ describe('credentials', () => {
         expect(bogus.stderr).toContain('FLOWCTL_TOKEN');
         const mine = await flowctl(['whoami', '--json'], { home });
         expect(mine.json).toMatchObject({ credentials: 'profile', account: { email } });
+
+        // logout forgets the tokens (and tells the server when it has a logout route); then exit 3.
+        const out = await flowctl(['--json', 'logout'], { home });
+        expect(out.json).toMatchObject({ signedOut: true });
+        expect(credentialsOf(home).profiles.default).toEqual({ apiUrl: server.url, email });
+        expect((await flowctl(['whoami'], { home })).code).toBe(3);
     });
 });
 
