@@ -86,7 +86,7 @@ const waitReady = async (url, child, output) => {
  * Starts `apps/server/dist/main.js` on a fresh data directory (and, for 'postgres', a fresh database
  * that stop() drops). Returns null, after printing a note, when 'postgres' is asked for and none answers.
  */
-export const startServer = async ({ store = 'embedded', env = {}, dataDir: reused = null } = {}) => {
+export const startServer = async ({ store = 'embedded', env = {}, dataDir: reused = null, args = [] } = {}) => {
     if (!Fs.existsSync(mainJs)) {
         throw new Error(`${mainJs} is missing: run \`npm run build\` first`);
     }
@@ -116,7 +116,7 @@ export const startServer = async ({ store = 'embedded', env = {}, dataDir: reuse
         childEnv.DATABASE_URL = database.url;
     }
 
-    const child = spawn(process.execPath, [mainJs], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [mainJs, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk.toString()));
     child.stderr.on('data', (chunk) => output.push(chunk.toString()));

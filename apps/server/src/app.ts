@@ -13,6 +13,7 @@ import { createBlobStore } from './store/blobs.js';
 import { createDb, createPool } from './store/db.js';
 import { type EmbeddedPostgres, startEmbedded } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
+import { createRunChanges } from './store/run-changes.js';
 import { runDeps } from './worker/deps.js';
 import { createWorker, type Worker } from './worker/index.js';
 import { createRunQueue } from './worker/queue.js';
@@ -46,6 +47,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
 
     const pool = createPool(connectionString, embedded ? 1 : 10, { sharedSession: embedded !== null });
     const db = createDb(pool);
+    const runChanges = createRunChanges({ pool, databaseUrl: config.databaseUrl, log });
     try {
         const applied = await migrate(db);
         if (applied.length > 0) {
@@ -65,7 +67,8 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         mailer: createMailer(config, log),
         blobs: createBlobStore(config, db),
         metrics: createMetricsRegistry(),
-        queue: createRunQueue({ embedded: embedded !== null, pool, log })
+        queue: createRunQueue({ embedded: embedded !== null, pool, log }),
+        runChanges
     };
     const services = createServices(ctx);
     const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, { validateResponses: options.validateResponses ?? false });
@@ -98,7 +101,8 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
             );
         },
         async stop() {
-            // In-flight requests get up to 10 s to finish before connections are closed.
+            // Requests waiting for a run to change answer now; other in-flight ones get up to 10 s.
+            await ctx.runChanges.close();
             await server?.stop({ timeout: 10_000 });
             await (worker ? worker.stop() : ctx.queue.close());
             await housekeeping;

@@ -6,6 +6,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { Secrets } from './secrets.js';
 import type { BlobStore } from './store/blobs.js';
 import type { Db } from './store/db.js';
+import type { RunChanges } from './store/run-changes.js';
 import type { RunQueue } from './worker/queue.js';
 
 /** What every service is built from. Created once per process by createApp(). */
@@ -21,4 +22,6 @@ export interface Context {
     metrics: Registry;
     /** Announces run jobs to the workers and reaches runs executing in this process. */
     queue: RunQueue;
+    /** Wakes requests waiting for a run to change (GET /api/workflows/runs/{runId} with Prefer: wait). */
+    runChanges: RunChanges;
 }

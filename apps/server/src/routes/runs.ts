@@ -3,6 +3,7 @@ import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
 import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
+import { firstEntityTag, preferredWait, watchHeaders } from '../http/watch.js';
 import type { Services } from '../services/index.js';
 
 export const DEFAULT_RUN_PAGE = 50;
@@ -137,11 +138,28 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'runs'],
             description: 'A run with its nodes',
-            notes: 'Poll from 1–2 s after enqueueing, backing off from 2 s to 30 s. Node outputs are summaries; page through one with …/nodes/{nodeId}/output.',
-            validate: { params: runParams },
+            notes: [
+                'Poll from 1–2 s after enqueueing, backing off from 2 s to 30 s. Node outputs are summaries; page through one with …/nodes/{nodeId}/output.',
+                'Cheaper watching: every answer has a strong ETag; send it back as If-None-Match to get 304 Not Modified while nothing changed. Add `Prefer: wait=N` (N ≤ 30) and the request is held until the run or one of its nodes changes or N seconds pass (answered with `Preference-Applied: wait=N`); a finished run is answered at once.'
+            ],
+            validate: { params: runParams, headers: watchHeaders },
             response: { status: { 200: runDetail } }
         },
-        handler: (request) => services.runs.get(accountIdOf(request), (request.params as { runId: string }).runId)
+        handler: async (request, h) => {
+            const headers = request.headers as { prefer?: string; 'if-none-match'?: string };
+            const wait = preferredWait(headers.prefer);
+            const stop = new AbortController();
+            request.events.once('disconnect', () => stop.abort());
+            const { run, version } = await services.runs.watch(accountIdOf(request), (request.params as { runId: string }).runId, {
+                known: firstEntityTag(headers['if-none-match']),
+                waitMs: (wait ?? 0) * 1000,
+                signal: stop.signal
+            });
+
+            // hapi answers 304 itself when If-None-Match names this tag. One tag whatever the encoding.
+            const response = h.response(run).etag(version, { weak: false, vary: false });
+            return wait === null ? response : response.header('preference-applied', `wait=${wait}`);
+        }
     },
     {
         method: 'GET',

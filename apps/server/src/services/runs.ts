@@ -1,3 +1,5 @@
+import Crypto from 'node:crypto';
+
 import Boom from '@hapi/boom';
 
 import type { Context } from '../context.js';
@@ -79,9 +81,28 @@ export interface NodeOutputPage {
     output: Record<string, unknown> | null;
 }
 
+export interface VersionedRun {
+    run: RunDetail;
+    /** Changes whenever anything in `run` does: a strong ETag. */
+    version: string;
+}
+
+export interface WatchOptions {
+    /** The version the caller has; null: answer at once. */
+    known: string | null;
+    /** How long to wait for the run to differ from `known`. */
+    waitMs: number;
+    signal?: AbortSignal;
+}
+
 export interface RunsService {
     enqueue(accountId: string, workflowId: string): Promise<EnqueuedRun>;
     get(accountId: string, runId: string): Promise<RunDetail>;
+    /**
+     * The run as it is now, or as soon as it differs from `known` (a run or node change made by any
+     * process), or as it is after `waitMs`. A finished run is answered at once: it will not change.
+     */
+    watch(accountId: string, runId: string, options: WatchOptions): Promise<VersionedRun>;
     list(accountId: string, workflowId: string, query: { order: 'asc' | 'desc'; limit: number; cursor?: string }): Promise<RunPage>;
     nodeOutput(accountId: string, runId: string, nodeId: string, page: { offset: number; limit: number }): Promise<NodeOutputPage>;
     /** `stopping` is true when the run was RUNNING: the worker stops it at the next element boundary. */
@@ -171,6 +192,11 @@ export const createRunsService = (ctx: Context): RunsService => {
         return toRunDetail(row);
     };
 
+    const versioned = async (accountId: string, runId: string): Promise<VersionedRun> => {
+        const run = await get(accountId, runId);
+        return { run, version: Crypto.createHash('sha256').update(JSON.stringify(run)).digest('base64url').slice(0, 27) };
+    };
+
     return {
         async enqueue(accountId, workflowId) {
             const runId = newId('run');
@@ -187,6 +213,48 @@ export const createRunsService = (ctx: Context): RunsService => {
         },
 
         get,
+
+        async watch(accountId, runId, { known, waitMs, signal }) {
+            if (known === null || waitMs <= 0) {
+                return versioned(accountId, runId);
+            }
+
+            const deadline = Date.now() + waitMs;
+            let changed = false;
+            let wake = () => {};
+            const onChange = () => {
+                changed = true;
+                wake();
+            };
+            for (;;) {
+                changed = false;
+                // Listening before reading, so a change made in between is not missed; again on each
+                // pass, so a lost listening connection is replaced. Null once the server stops.
+                const unsubscribe = await ctx.runChanges.subscribe(runId, onChange);
+                try {
+                    const current = await versioned(accountId, runId);
+                    const left = deadline - Date.now();
+                    if (!unsubscribe || current.version !== known || TERMINAL.has(current.run.status) || left <= 0 || signal?.aborted) {
+                        return current;
+                    }
+
+                    if (!changed) {
+                        await new Promise<void>((resolve) => {
+                            const timer = setTimeout(done, left);
+                            signal?.addEventListener('abort', done, { once: true });
+                            wake = done;
+                            function done() {
+                                clearTimeout(timer);
+                                signal?.removeEventListener('abort', done);
+                                resolve();
+                            }
+                        });
+                    }
+                } finally {
+                    unsubscribe?.();
+                }
+            }
+        },
 
         async list(accountId, workflowId, query) {
             const after = query.cursor === undefined ? null : decodeCursor(query.cursor);

@@ -4,8 +4,12 @@ import type { Logger } from 'pino';
 import type { NodeRow } from '../store/runs.js';
 import { toNodeRow } from './summary.js';
 
-/** Longest a transition waits before it is visible to pollers. */
-export const FLUSH_MS = 100;
+/**
+ * Longest a status transition waits before it is visible: short, because a client long-polling the
+ * run (Prefer: wait) is woken by the write. Progress figures alone wait longer, to batch more.
+ */
+export const FLUSH_MS = 25;
+export const PROGRESS_FLUSH_MS = 100;
 
 /**
  * Persists node transitions write-behind: changes within FLUSH_MS go out in one statement, and the
@@ -19,6 +23,7 @@ export class NodeWriter {
     /** Status and completion time last written per node, to skip unchanged ones at the end. */
     private readonly written = new Map<string, string>();
     private timer: NodeJS.Timeout | null = null;
+    private dueAt = 0;
     private inflight: Promise<void> = Promise.resolve();
     private frozen = false;
 
@@ -34,7 +39,7 @@ export class NodeWriter {
         }
 
         this.rows.set(state.nodeId, toNodeRow(state));
-        this.mark(state.nodeId);
+        this.mark(state.nodeId, FLUSH_MS);
     }
 
     /**
@@ -48,7 +53,7 @@ export class NodeWriter {
         }
 
         row.summary = summary;
-        this.mark(nodeId);
+        this.mark(nodeId, PROGRESS_FLUSH_MS);
     }
 
     /** Ignore later transitions: they describe an interrupted execution, not the run. */
@@ -80,12 +85,22 @@ export class NodeWriter {
         return [...unwritten.values()];
     }
 
-    private mark(nodeId: string): void {
+    private mark(nodeId: string, withinMs: number): void {
         this.dirty.add(nodeId);
-        this.timer ??= setTimeout(() => {
+        const dueAt = Date.now() + withinMs;
+        if (this.timer && this.dueAt <= dueAt) {
+            return;
+        }
+
+        if (this.timer) {
+            clearTimeout(this.timer);
+        }
+
+        this.dueAt = dueAt;
+        this.timer = setTimeout(() => {
             this.timer = null;
             this.inflight = this.inflight.then(() => this.flush());
-        }, FLUSH_MS);
+        }, withinMs);
     }
 
     private take(): NodeRow[] {

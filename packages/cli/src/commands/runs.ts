@@ -1,0 +1,125 @@
+// run, and runs list|get|cancel|watch.
+import type { Run, RunSummary } from '@flowctl/sdk';
+
+import { client } from '../client.js';
+import type { Register } from '../context.js';
+import { parseDuration } from '../duration.js';
+import { CliError, EXIT } from '../errors.js';
+import { bold, dim, emit, green, type Io, table } from '../io.js';
+import { findWorkflow, orNotFound } from '../resolve.js';
+import { nodeLine, resultLine, watchRun } from '../watch.js';
+import { examples } from './help.js';
+
+const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
+
+const runLines = (io: Io, run: Run): string[] => [
+    `${bold(io, run.runId)} of ${run.workflowId}: ${run.status}`,
+    `${dim(io, `enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`)}`,
+    ...run.nodes.map((node) => `  ${nodeLine(io, node)}`),
+    ...(run.completedAt ? [resultLine(run)] : [`watch it: flowctl runs watch ${run.runId}`])
+];
+
+export const register: Register = (program, ctx) => {
+    program
+        .command('run')
+        .description('enqueue a run of a workflow, and with --watch follow it to the end')
+        .argument('<workflow>', 'id or unique name')
+        .option('-w, --watch', 'follow the run until it ends; exit 1 if it ends FAILED or CANCELLED')
+        .option('--timeout <duration>', 'with --watch: give up watching after this long (e.g. 10m), exit 4; the run goes on')
+        .option('--idempotency-key <key>', 'the same key within 24 h enqueues one run, however often it is sent (default: a new one)')
+        .addHelpText('after', examples('flowctl run "Newsletter to subscribers over 30" --watch', 'flowctl run wf_abc --watch --timeout 10m', 'flowctl run wf_abc --json | jq -r .runId'))
+        .action(async (ref: string, opts: { watch?: boolean; timeout?: string; idempotencyKey?: string }) => {
+            const c = ctx();
+            const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout);
+            if (timeoutMs !== undefined && !opts.watch) {
+                throw new CliError('--timeout only applies with --watch', EXIT.usage, `flowctl run ${ref} --watch --timeout ${opts.timeout}`);
+            }
+
+            const api = await client(c);
+            const workflow = await findWorkflow(api, ref);
+            const enqueued = await api.runs.enqueue(workflow.id, { idempotencyKey: opts.idempotencyKey ?? globalThis.crypto.randomUUID() });
+            if (!opts.watch) {
+                emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId} of ${workflow.name}`, `watch it: flowctl runs watch ${enqueued.runId}`]);
+                return;
+            }
+
+            if (!c.io.json && !c.io.stderrTty) {
+                c.io.out(`enqueued run ${enqueued.runId} of ${workflow.name}`);
+            }
+
+            await watchRun(c, api, enqueued.runId, { workflow: workflow.name, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+        });
+
+    const runs = program.command('runs').alias('r').description('list, show, cancel and watch runs');
+
+    runs.command('list')
+        .alias('ls')
+        .description('the runs of a workflow, most recent first')
+        .argument('<workflow>', 'id or unique name')
+        .option('--limit <n>', 'at most this many', '20')
+        .addHelpText('after', examples('flowctl runs list "Newsletter"', 'flowctl runs list wf_abc --limit 100 --json'))
+        .action(async (ref: string, opts: { limit: string }) => {
+            const c = ctx();
+            const limit = Number(opts.limit);
+            if (!Number.isInteger(limit) || limit < 1) {
+                throw new CliError(`--limit '${opts.limit}' is not a positive whole number`, EXIT.usage, 'e.g. --limit 50');
+            }
+
+            const api = await client(c);
+            const workflow = await findWorkflow(api, ref);
+            const found: RunSummary[] = [];
+            for await (const run of api.runs.list(workflow.id, { limit: Math.min(limit, 500) })) {
+                found.push(run);
+                if (found.length >= limit) {
+                    break;
+                }
+            }
+
+            emit(c.io, found, () =>
+                found.length === 0 ? `no runs of ${workflow.name} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'CREATED'], ...found.map((r) => [r.runId, r.status, r.createdAt])])
+            );
+        });
+
+    runs.command('get')
+        .description('a run: its status, each node, the result')
+        .argument('<runId>')
+        .addHelpText('after', examples('flowctl runs get run_abc', 'flowctl runs get run_abc --json'))
+        .action(async (runId: string) => {
+            const c = ctx();
+            const api = await client(c);
+            const run = await orNotFound(api.runs.retrieve(runId), ...runNotFound(runId));
+            emit(c.io, run, () => runLines(c.io, run));
+        });
+
+    runs.command('cancel')
+        .description('cancel a run: a PENDING one at once, a RUNNING one at its next element')
+        .argument('<runId>')
+        .addHelpText('after', examples('flowctl runs cancel run_abc'))
+        .action(async (runId: string) => {
+            const c = ctx();
+            const api = await client(c);
+            const sdk = await import('@flowctl/sdk');
+            const run = await orNotFound(api.runs.cancel(runId), ...runNotFound(runId)).catch((err: unknown) => {
+                if (err instanceof sdk.ConflictError) {
+                    throw new CliError(`run ${runId} has already ended: ${err.message}`, EXIT.failed, `see how: flowctl runs get ${runId}`);
+                }
+
+                throw err;
+            });
+            emit(c.io, run, () => `${green(c.io, '✓')} run ${runId}: ${run.status}${run.status === 'CANCELLED' ? '' : ' (stops at its next element)'}`);
+        });
+
+    runs.command('watch')
+        .description('follow a run until it ends; exit 1 if it ends FAILED or CANCELLED')
+        .argument('<runId>')
+        .option('--timeout <duration>', 'give up watching after this long (e.g. 10m), exit 4; the run goes on')
+        .addHelpText('after', examples('flowctl runs watch run_abc', 'flowctl runs watch run_abc --timeout 5m'))
+        .action(async (runId: string, opts: { timeout?: string }) => {
+            const c = ctx();
+            const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout);
+            const api = await client(c);
+            await orNotFound(api.runs.retrieve(runId), ...runNotFound(runId));
+            await watchRun(c, api, runId, timeoutMs !== undefined ? { timeoutMs } : {});
+        });
+};
+

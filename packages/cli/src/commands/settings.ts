@@ -1,0 +1,46 @@
+// settings, settings ai set.
+import { client } from '../client.js';
+import type { Register } from '../context.js';
+import { usageError } from '../errors.js';
+import { emit, green } from '../io.js';
+import { readStdin } from '../prompt.js';
+import { examples } from './help.js';
+
+export const register: Register = (program, ctx) => {
+    const settings = program.command('settings').description('account settings: the AI key, model and endpoint');
+
+    settings
+        .command('get')
+        .description('show the settings (the AI key only as its last four characters)')
+        .action(async () => {
+            const c = ctx();
+            const api = await client(c);
+            const current = await api.account.settings.get();
+            emit(c.io, current, () => JSON.stringify(current, null, 2));
+        });
+
+    settings
+        .command('ai')
+        .description('the language-model settings used by AI nodes')
+        .command('set')
+        .description('set the AI model, API key (from stdin) or OpenAI-compatible base URL')
+        .option('--model <name>', 'e.g. gpt-4o-mini')
+        .option('--api-key-stdin', 'read the API key from stdin')
+        .option('--base-url <url>', 'an OpenAI-compatible endpoint')
+        .addHelpText('after', examples('printf %s "$OPENAI_API_KEY" | flowctl settings ai set --model gpt-4o-mini --api-key-stdin', 'flowctl settings ai set --base-url http://127.0.0.1:11434/v1'))
+        .action(async (opts: { model?: string; apiKeyStdin?: boolean; baseUrl?: string }) => {
+            const c = ctx();
+            if (!opts.model && !opts.apiKeyStdin && !opts.baseUrl) {
+                throw usageError('nothing to set', 'pass --model, --api-key-stdin or --base-url');
+            }
+
+            const ai = {
+                ...(opts.model ? { model: opts.model } : {}),
+                ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+                ...(opts.apiKeyStdin ? { apiKey: await readStdin(c.io, '--api-key-stdin') } : {})
+            };
+            const api = await client(c);
+            const updated = await api.account.settings.update({ ai });
+            emit(c.io, updated, () => `${green(c.io, '✓')} AI settings saved: ${Object.keys(ai).join(', ')}`);
+        });
+};

@@ -1,0 +1,73 @@
+// upload <file.csv>, uploads list|get|rm.
+import Fs from 'node:fs';
+
+import { client } from '../client.js';
+import type { Register } from '../context.js';
+import { usageError } from '../errors.js';
+import { emit, green, table } from '../io.js';
+import { allOf, orNotFound } from '../resolve.js';
+import { examples } from './help.js';
+
+const notFound = (id: string) => [`upload '${id}' not found`, 'see your uploads: flowctl uploads list'] as const;
+
+export const register: Register = (program, ctx) => {
+    program
+        .command('upload')
+        .description('upload a CSV file (UTF-8, header row); prints its uploadId')
+        .argument('<file>', 'the CSV file')
+        .addHelpText('after', examples('flowctl upload examples/contacts.csv', 'flowctl upload contacts.csv --json | jq -r .uploadId'))
+        .action(async (file: string) => {
+            const c = ctx();
+            if (!Fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+                throw usageError(`no such file: ${file}`, 'pass the path of a CSV file');
+            }
+
+            const api = await client(c);
+            const { uploadAndRemember } = await import('../uploads.js');
+            const upload = await uploadAndRemember(c, api, file);
+            emit(c.io, upload, () => [
+                `${green(c.io, '✓')} uploaded ${upload.filename}: ${upload.rows} rows, columns ${upload.columns.join(', ')}`,
+                `uploadId ${upload.uploadId}`
+            ]);
+        });
+
+    const uploads = program.command('uploads').description('list, show and remove uploaded CSV files');
+
+    uploads
+        .command('list')
+        .alias('ls')
+        .description('your uploads, newest first')
+        .action(async () => {
+            const c = ctx();
+            const api = await client(c);
+            const all = await allOf(api.uploads.list());
+            emit(c.io, all, () =>
+                all.length === 0
+                    ? 'no uploads yet: flowctl upload <file.csv>'
+                    : table([['ID', 'FILENAME', 'ROWS', 'CREATED'], ...all.map((u) => [u.uploadId, u.filename, String(u.rows), u.createdAt])])
+            );
+        });
+
+    uploads
+        .command('get')
+        .description("an upload's rows, columns and size")
+        .argument('<uploadId>')
+        .action(async (uploadId: string) => {
+            const c = ctx();
+            const api = await client(c);
+            const upload = await orNotFound(api.uploads.retrieve(uploadId), ...notFound(uploadId));
+            emit(c.io, upload, () => [`${upload.uploadId}  ${upload.filename}`, `${upload.rows} rows · ${upload.sizeBytes} bytes · created ${upload.createdAt}`, `columns: ${upload.columns.join(', ')}`]);
+        });
+
+    uploads
+        .command('rm')
+        .alias('delete')
+        .description('delete an upload (refused while a workflow uses it)')
+        .argument('<uploadId>')
+        .action(async (uploadId: string) => {
+            const c = ctx();
+            const api = await client(c);
+            await orNotFound(api.uploads.delete(uploadId), ...notFound(uploadId));
+            emit(c.io, { deleted: true, uploadId }, () => `${green(c.io, '✓')} deleted ${uploadId}`);
+        });
+};

@@ -1,0 +1,159 @@
+// workflows create|list|get|rm, and apply.
+import type { WorkflowCreated } from '@flowctl/sdk';
+import { Option } from 'commander';
+
+import type { Applied } from '../apply.js';
+import { client } from '../client.js';
+import type { Register } from '../context.js';
+import { usageError } from '../errors.js';
+import { bold, dim, emit, green, table } from '../io.js';
+import { canPrompt } from '../prompt.js';
+import { allOf, findWorkflow } from '../resolve.js';
+import { loadWorkflows } from '../workflow-file.js';
+import { examples } from './help.js';
+
+const SYMBOL: Record<Applied['action'], string> = { created: '+', updated: '~', unchanged: '=', 'would create': '+', 'would update': '~' };
+
+const appliedLines = (results: Applied[], dryRun: boolean): string[] => {
+    const lines = results.flatMap((r) => [
+        `${SYMBOL[r.action]} ${r.action.padEnd(12)} ${r.name}${r.workflowId ? ` (${r.workflowId})` : ''}  ${r.file}`,
+        ...r.uploads.filter((u) => u.action !== 'unchanged').map((u) => `    ${u.action} ${u.path} for node ${u.nodeId}${u.uploadId ? ` -> ${u.uploadId}` : ''}`),
+        ...r.changes.map((change) => `    changed: ${change}`)
+    ]);
+    const writes = results.filter((r) => r.action !== 'unchanged').length;
+    lines.push(
+        writes === 0
+            ? `nothing to do: ${results.length === 1 ? 'the workflow matches' : `all ${results.length} workflows match`} the server`
+            : dryRun
+              ? `dry run: ${writes} workflow${writes === 1 ? '' : 's'} would change; run without --dry-run to apply`
+              : `${writes} workflow${writes === 1 ? '' : 's'} changed`
+    );
+    return lines;
+};
+
+export const register: Register = (program, ctx) => {
+    program
+        .command('apply')
+        .description('create or update workflows from YAML files, matched by name')
+        .requiredOption('-f, --file <path...>', 'a workflow YAML file, or a folder of them')
+        .option('--dry-run', 'say what would change; change nothing')
+        .addHelpText(
+            'after',
+            `${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f newsletter.yaml --dry-run')}
+
+A DATA_SOURCE may say \`file: ./contacts.csv\` (relative to the YAML file): the file is uploaded
+and its uploadId filled in. An unchanged file is not uploaded again.`
+        )
+        .action(async (opts: { file: string[]; dryRun?: boolean }) => {
+            const c = ctx();
+            const workflows = await loadWorkflows(opts.file);
+            const api = await client(c);
+            const { applyWorkflows } = await import('../apply.js');
+            const results = await applyWorkflows(c, api, workflows, Boolean(opts.dryRun));
+            emit(c.io, { dryRun: Boolean(opts.dryRun), workflows: results }, () => appliedLines(results, Boolean(opts.dryRun)));
+        });
+
+    const workflows = program.command('workflows').alias('workflow').description('create, list, show and remove workflows');
+
+    workflows
+        .command('create')
+        .description('create workflows from YAML files (always new ones; `flowctl apply` updates by name)')
+        .requiredOption('-f, --file <path...>', 'a workflow YAML file, or a folder of them')
+        .addHelpText('after', examples('flowctl workflows create -f newsletter.yaml'))
+        .action(async (opts: { file: string[] }) => {
+            const c = ctx();
+            const files = await loadWorkflows(opts.file);
+            const api = await client(c);
+            const { placeFile } = await import('../uploads.js');
+            const created: (WorkflowCreated & { file: string })[] = [];
+            for (const workflow of files) {
+                const graph = structuredClone(workflow.graph);
+                for (const source of workflow.sources) {
+                    const placed = await placeFile(c, api, source.path, false);
+                    const node = graph.nodes.find((n) => n.id === source.nodeId);
+                    (node!.data as { uploadId?: string }).uploadId = placed.uploadId!;
+                }
+
+                const answer = await api.workflows.create({ name: workflow.name, graph, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}) });
+                created.push({ ...answer, file: workflow.file });
+            }
+
+            emit(c.io, created.length === 1 ? created[0] : created, () => created.map((w) => `${green(c.io, '✓')} created ${w.name} (${w.workflowId}) from ${w.file}\n  next: flowctl run ${w.workflowId} --watch`));
+        });
+
+    workflows
+        .command('list')
+        .alias('ls')
+        .description('list your workflows')
+        .addHelpText('after', examples('flowctl workflows list', 'flowctl workflows list --json'))
+        .action(async () => {
+            const c = ctx();
+            const api = await client(c);
+            const all = await allOf(api.workflows.list());
+            emit(c.io, all, () =>
+                all.length === 0
+                    ? 'no workflows yet: flowctl apply -f <file.yaml>'
+                    : table([['ID', 'NAME', 'NODES', 'CREATED'], ...all.map((w) => [w.id, w.name, String(w.graph.nodes.length), w.createdAt])])
+            );
+        });
+
+    workflows
+        .command('get')
+        .description('show a workflow; -o yaml prints a file `flowctl apply` takes back')
+        .argument('<workflow>', 'id or unique name')
+        .addOption(new Option('-o, --output <format>', 'yaml or json: the workflow as a file').choices(['yaml', 'json']))
+        .addHelpText('after', examples('flowctl workflows get wf_abc', 'flowctl workflows get "Newsletter" -o yaml > newsletter.yaml'))
+        .action(async (ref: string, opts: { output?: 'yaml' | 'json' }) => {
+            const c = ctx();
+            const api = await client(c);
+            const workflow = await findWorkflow(api, ref);
+            const file = { name: workflow.name, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}), graph: workflow.graph };
+            if (opts.output === 'yaml' && !c.io.json) {
+                const { stringify } = await import('yaml');
+                c.io.out(stringify(file, { lineWidth: 0 }));
+                return;
+            }
+
+            if (opts.output === 'json' && !c.io.json) {
+                c.io.out(JSON.stringify(file, null, 2));
+                return;
+            }
+
+            emit(c.io, workflow, () => [
+                `${bold(c.io, workflow.name)} ${dim(c.io, workflow.id)}`,
+                `created ${workflow.createdAt} · updated ${workflow.updatedAt}${workflow.webhookUrl ? ` · webhook ${workflow.webhookUrl}` : ''}`,
+                ...table(workflow.graph.nodes.map((node) => {
+                    const upstream = workflow.graph.edges.filter((e) => e.target === node.id).map((e) => e.source);
+                    return [`  ${node.id}`, node.type, upstream.length ? `after ${upstream.join(', ')}` : ''];
+                })),
+                `run it: flowctl run ${workflow.id} --watch`
+            ]);
+        });
+
+    workflows
+        .command('rm')
+        .alias('delete')
+        .description('delete a workflow and all its runs')
+        .argument('<workflow>', 'id or unique name')
+        .option('-y, --yes', 'do not ask for confirmation')
+        .addHelpText('after', examples('flowctl workflows rm wf_abc', 'flowctl workflows rm "Newsletter" --yes'))
+        .action(async (ref: string, opts: { yes?: boolean }) => {
+            const c = ctx();
+            const api = await client(c);
+            const workflow = await findWorkflow(api, ref);
+            if (!opts.yes) {
+                if (!canPrompt(c.io)) {
+                    throw usageError(`deleting '${workflow.name}' removes it and all its runs: confirm with --yes`, `flowctl workflows rm ${workflow.id} --yes`);
+                }
+
+                const { confirm } = await import('@inquirer/prompts');
+                if (!(await confirm({ message: `Delete '${workflow.name}' (${workflow.id}) and all its runs?`, default: false }, { output: process.stderr }))) {
+                    emit(c.io, { deleted: false, workflowId: workflow.id }, () => 'kept');
+                    return;
+                }
+            }
+
+            await api.workflows.delete(workflow.id);
+            emit(c.io, { deleted: true, workflowId: workflow.id, name: workflow.name }, () => `${green(c.io, '✓')} deleted ${workflow.name} (${workflow.id})`);
+        });
+};

@@ -1,0 +1,35 @@
+// Exit codes and the one error type every command throws. Each error carries the next command to type.
+
+export const EXIT = {
+    ok: 0,
+    /** The run ended FAILED or CANCELLED, or a request failed. */
+    failed: 1,
+    /** A bad flag, argument or input file: retrying the same command will not help. */
+    usage: 2,
+    /** Not signed in, or the token was rejected. */
+    auth: 3,
+    /** `--watch --timeout` elapsed before the run ended. */
+    timeout: 4,
+    /** Ctrl-C, as shells report a SIGINT. */
+    interrupted: 130
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export class CliError extends Error {
+    constructor(
+        message: string,
+        readonly exitCode: ExitCode = EXIT.failed,
+        /** What to do next, e.g. "run `flowctl login`". */
+        readonly hint?: string,
+        /** Extra fields for the --json error document. */
+        readonly details?: Record<string, unknown>
+    ) {
+        super(message);
+    }
+}
+
+export const usageError = (message: string, hint?: string): CliError => new CliError(message, EXIT.usage, hint);
+
+export const notSignedIn = (why = 'not signed in'): CliError =>
+    new CliError(why, EXIT.auth, 'run `flowctl login` (or set FLOWCTL_TOKEN to a personal API token)');

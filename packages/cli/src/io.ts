@@ -1,0 +1,77 @@
+// Where output goes. stdout carries the command's answer (one JSON document with --json);
+// stderr carries progress and errors, and spinners only when stderr is a terminal.
+import { EXIT, type CliError } from './errors.js';
+
+export interface Io {
+    json: boolean;
+    stdinTty: boolean;
+    stdoutTty: boolean;
+    stderrTty: boolean;
+    color: boolean;
+    /** GITHUB_ACTIONS=true: failures also become `::error::` workflow commands. */
+    githubActions: boolean;
+    env: NodeJS.ProcessEnv;
+    out(text: string): void;
+    err(text: string): void;
+}
+
+const colorWanted = (env: NodeJS.ProcessEnv, tty: boolean): boolean =>
+    tty && env.NO_COLOR === undefined && env.TERM !== 'dumb' && env.FORCE_COLOR !== '0';
+
+export const createIo = (json: boolean, env: NodeJS.ProcessEnv = process.env): Io => ({
+    json,
+    stdinTty: Boolean(process.stdin.isTTY),
+    stdoutTty: Boolean(process.stdout.isTTY),
+    stderrTty: Boolean(process.stderr.isTTY),
+    color: colorWanted(env, Boolean(process.stderr.isTTY)),
+    githubActions: env.GITHUB_ACTIONS === 'true',
+    env,
+    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`)
+});
+
+const paint = (io: Io, code: number, text: string): string => (io.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+export const green = (io: Io, text: string) => paint(io, 32, text);
+export const red = (io: Io, text: string) => paint(io, 31, text);
+export const dim = (io: Io, text: string) => paint(io, 2, text);
+export const bold = (io: Io, text: string) => paint(io, 1, text);
+
+/** The command's answer: the JSON document with --json, else the human text. */
+export const emit = (io: Io, doc: unknown, human: () => string | string[]): void => {
+    if (io.json) {
+        io.out(JSON.stringify(doc, null, 2));
+        return;
+    }
+
+    const text = human();
+    const lines = Array.isArray(text) ? text : [text];
+    if (lines.length > 0) {
+        io.out(lines.join('\n'));
+    }
+};
+
+/** A note for a person (stderr, never with --json on stdout). */
+export const note = (io: Io, text: string): void => {
+    io.err(text);
+};
+
+export const reportError = (io: Io, error: CliError): void => {
+    if (io.json) {
+        io.out(JSON.stringify({ error: { message: error.message, exitCode: error.exitCode, ...(error.hint ? { hint: error.hint } : {}), ...error.details } }, null, 2));
+    }
+
+    const label = error.exitCode === EXIT.usage ? 'usage error' : 'error';
+    io.err(`${red(io, `${label}:`)} ${error.message}${error.hint ? `\n${dim(io, `  → ${error.hint}`)}` : ''}`);
+};
+
+/** Columns padded to their widest cell, for lists. */
+export const table = (rows: string[][]): string[] => {
+    const widths: number[] = [];
+    for (const row of rows) {
+        row.forEach((cell, i) => {
+            widths[i] = Math.max(widths[i] ?? 0, cell.length);
+        });
+    }
+
+    return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+};

@@ -1,0 +1,85 @@
+// The command tree. Command modules are small and import nothing heavy at load time, so `--help`
+// stays fast; the SDK, prompts, spinner, YAML parser and engine are imported inside actions.
+import { Command, CommanderError, Option } from 'commander';
+
+import * as auth from './commands/auth.js';
+import * as google from './commands/google.js';
+import * as runs from './commands/runs.js';
+import * as settings from './commands/settings.js';
+import * as tokens from './commands/tokens.js';
+import * as uploads from './commands/uploads.js';
+import * as workflows from './commands/workflows.js';
+import type { Ctx } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { createIo, type Io, reportError } from './io.js';
+import { toCliError } from './sdk-errors.js';
+
+const buildProgram = (version: string, io: Io, state: { ctx?: Ctx }): Command => {
+    const program = new Command('flowctl')
+        .description('Sign in, upload CSVs, apply YAML workflows, and run and watch them: at a terminal or in CI.')
+        .version(version, '-V, --version', 'print the version')
+        .addOption(new Option('--json', 'print one JSON document on stdout and nothing else'))
+        .addOption(new Option('--api-url <url>', 'the flowctl server (default: the profile\'s, FLOWCTL_API_URL, or http://127.0.0.1:3000)'))
+        .addOption(new Option('--profile <name>', 'which saved sign-in to use').default('default'))
+        .showHelpAfterError('(run the command with --help for usage)')
+        .exitOverride()
+        .configureOutput({ writeErr: (text) => io.err(text.trimEnd()), writeOut: (text) => process.stdout.write(text) })
+        .addHelpText(
+            'after',
+            `
+Examples:
+  $ flowctl register --email me@example.com --full-name "Me"
+  $ flowctl login
+  $ flowctl apply -f examples/workflows/
+  $ flowctl run "Newsletter to subscribers over 30" --watch
+
+Environment:
+  FLOWCTL_API_URL   the server, over the profile's (an explicit --api-url wins)
+  FLOWCTL_TOKEN     a personal API token (flowctl tokens create), over any saved sign-in: for CI
+  NO_COLOR          no colours
+
+Exit codes: 0 success · 1 the run ended FAILED or CANCELLED, or a request failed · 2 usage error ·
+3 not signed in or token rejected · 4 --watch timed out`
+        );
+
+    const ctx = (): Ctx => {
+        if (!state.ctx) {
+            const opts = program.opts<{ apiUrl?: string; profile: string }>();
+            state.ctx = { io, profile: opts.profile, apiUrlFlag: opts.apiUrl, exitCode: EXIT.ok };
+        }
+
+        return state.ctx;
+    };
+
+    for (const module of [auth, tokens, uploads, workflows, runs, settings, google]) {
+        module.register(program, ctx);
+    }
+
+    return program;
+};
+
+export const main = async (argv: string[], version: string): Promise<number> => {
+    const io = createIo(argv.includes('--json'));
+    const state: { ctx?: Ctx } = {};
+    const program = buildProgram(version, io, state);
+    try {
+        await program.parseAsync(argv, { from: 'user' });
+        return state.ctx?.exitCode ?? EXIT.ok;
+    } catch (err) {
+        if (err instanceof CommanderError) {
+            if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+                return EXIT.ok;
+            }
+
+            if (io.json) {
+                io.out(JSON.stringify({ error: { message: err.message.replace(/^error: /, ''), exitCode: EXIT.usage } }, null, 2));
+            }
+
+            return EXIT.usage;
+        }
+
+        const error = err instanceof CliError ? err : await toCliError(err, state.ctx);
+        reportError(io, error);
+        return error.exitCode;
+    }
+};

@@ -1,0 +1,52 @@
+// Finding a workflow by id or by its unique name, with errors that say what to type next.
+import type { Flowctl, Workflow } from '@flowctl/sdk';
+
+import { CliError, EXIT, usageError } from './errors.js';
+
+export const isNotFound = async (err: unknown): Promise<boolean> => err instanceof (await import('@flowctl/sdk')).NotFoundError;
+
+/** Re-throws a 404 as `message` with `hint`; anything else as is. */
+export const orNotFound = async <T>(promise: Promise<T>, message: string, hint: string): Promise<T> => {
+    try {
+        return await promise;
+    } catch (err) {
+        if (await isNotFound(err)) {
+            throw new CliError(message, EXIT.failed, hint);
+        }
+
+        throw err;
+    }
+};
+
+export const allOf = async <T>(list: AsyncIterable<T>): Promise<T[]> => {
+    const items: T[] = [];
+    for await (const item of list) {
+        items.push(item);
+    }
+
+    return items;
+};
+
+/** The workflow whose id is `ref`, else the one whose name is `ref`. */
+export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow> => {
+    if (/^wf_[0-9a-z]+$/.test(ref)) {
+        try {
+            return await api.workflows.retrieve(ref);
+        } catch (err) {
+            if (!(await isNotFound(err))) {
+                throw err;
+            }
+        }
+    }
+
+    const named = (await allOf(api.workflows.list())).filter((workflow) => workflow.name === ref);
+    if (named.length > 1) {
+        throw usageError(`${named.length} workflows are named '${ref}': ${named.map((w) => w.id).join(', ')}`, 'name the one you mean by its id');
+    }
+
+    if (named.length === 0) {
+        throw new CliError(`workflow '${ref}' not found`, EXIT.failed, 'see your workflows: flowctl workflows list');
+    }
+
+    return api.workflows.retrieve(named[0]!.id);
+};

@@ -1,0 +1,52 @@
+// SDK errors become CLI errors: an exit code and the next command to type.
+import { apiUrlOf, credentialSource } from './client.js';
+import type { Ctx } from './context.js';
+import { CliError, EXIT, notSignedIn } from './errors.js';
+
+interface Detail {
+    path?: string;
+    message: string;
+}
+
+export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<CliError> => {
+    const sdk = await import('@flowctl/sdk').catch(() => null);
+    if (!sdk || !(err instanceof sdk.FlowctlError)) {
+        return new CliError((err as Error)?.message ?? String(err), EXIT.failed, 'this looks like a bug in flowctl: please report it with the command you ran');
+    }
+
+    if (err instanceof sdk.AuthenticationError) {
+        if (ctx && credentialSource(ctx) === 'FLOWCTL_TOKEN') {
+            return new CliError(`the server rejected FLOWCTL_TOKEN: ${err.message}`, EXIT.auth, 'create a new token with `flowctl tokens create` and set FLOWCTL_TOKEN to it');
+        }
+
+        return notSignedIn(`the server rejected the saved sign-in: ${err.message}`);
+    }
+
+    if (err instanceof sdk.ConnectionError) {
+        const url = ctx ? apiUrlOf(ctx) : 'the server';
+        return new CliError(
+            `cannot reach the flowctl server at ${url}: ${err.message}`,
+            EXIT.failed,
+            'start it (`npm start` in the repository) or point at yours with --api-url or FLOWCTL_API_URL'
+        );
+    }
+
+    if (err instanceof sdk.RateLimitError) {
+        return new CliError(err.message, EXIT.failed, `rate limited: try again${err.retryAfter ? ` in ${Math.ceil(err.retryAfter)} s` : ' shortly'}`);
+    }
+
+    // hapi's own answer for a path it has no route for: the server predates this command.
+    if (err instanceof sdk.NotFoundError && err.message === 'Not Found') {
+        return new CliError(
+            `the server at ${ctx ? apiUrlOf(ctx) : 'this address'} does not offer this yet (no such endpoint)`,
+            EXIT.failed,
+            'upgrade the flowctl server, or check --api-url / FLOWCTL_API_URL'
+        );
+    }
+
+    const details = Array.isArray(err.details) ? (err.details as Detail[]) : [];
+    const lines = details.filter((d) => d && typeof d.message === 'string').map((d) => `  ${d.path ? `${d.path}: ` : ''}${d.message}`);
+    const message = lines.length > 0 && !lines.every((line) => err.message.includes(line.trim())) ? `${err.message}\n${lines.join('\n')}` : err.message;
+    const hint = err instanceof sdk.InternalServerError ? `the server failed${err.requestId ? ` (request id ${err.requestId})` : ''}: see its log` : undefined;
+    return new CliError(message, EXIT.failed, hint, { ...(err.status ? { status: err.status } : {}) });
+};

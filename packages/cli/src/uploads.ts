@@ -1,0 +1,100 @@
+// Uploading local CSV files: by content hash, so re-applying an unchanged file uploads nothing.
+// The cache (`uploads.json` in the config folder) maps server + SHA-256 to an uploadId; an entry is
+// trusted only after the server confirms the upload still exists and belongs to this account.
+import Crypto from 'node:crypto';
+import Fs from 'node:fs';
+import Path from 'node:path';
+import { Transform } from 'node:stream';
+
+import type { Flowctl, Upload } from '@flowctl/sdk';
+
+import type { Ctx } from './context.js';
+import { configDir, readJson, writePrivateJson } from './credentials.js';
+import { isNotFound } from './resolve.js';
+
+type Cache = Record<string, string>;
+
+const cachePath = (ctx: Ctx) => Path.join(configDir(ctx.io.env), 'uploads.json');
+
+export const sha256File = async (path: string): Promise<string> => {
+    const hash = Crypto.createHash('sha256');
+    for await (const chunk of Fs.createReadStream(path)) {
+        hash.update(chunk as Buffer);
+    }
+
+    return hash.digest('hex');
+};
+
+// Large enough that a quick upload does not flash a line.
+const PROGRESS_MIN_BYTES = 1 << 20;
+
+const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
+
+/** Uploads `path`, with a progress line on stderr when it is a terminal and the file is big. */
+export const uploadWithProgress = async (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => {
+    const size = Fs.statSync(path).size;
+    const filename = Path.basename(path);
+    if (!ctx.io.stderrTty || size < PROGRESS_MIN_BYTES) {
+        return api.uploads.create(path, { filename });
+    }
+
+    let sent = 0;
+    let shown = -1;
+    const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+            sent += chunk.length;
+            const percent = Math.floor((sent / size) * 100);
+            if (percent !== shown) {
+                shown = percent;
+                process.stderr.write(`\r\u001b[2Kuploading ${filename}: ${percent}% of ${megabytes(size)}`);
+            }
+
+            done(null, chunk);
+        }
+    });
+    try {
+        return await api.uploads.create(Fs.createReadStream(path).pipe(counter), { filename });
+    } finally {
+        process.stderr.write('\r\u001b[2K');
+    }
+};
+
+export interface PlacedFile {
+    path: string;
+    uploadId: string | null;
+    action: 'uploaded' | 'unchanged' | 'would upload';
+}
+
+/** The uploadId for the bytes of `path`: from the cache when the server still has them, else a new upload. */
+export const placeFile = async (ctx: Ctx, api: Flowctl, path: string, dryRun: boolean): Promise<PlacedFile> => {
+    const key = `${api.baseUrl} ${await sha256File(path)}`;
+    const cache = readJson<Cache>(cachePath(ctx), {});
+    const known = cache[key];
+    if (known) {
+        try {
+            await api.uploads.retrieve(known);
+            return { path, uploadId: known, action: 'unchanged' };
+        } catch (err) {
+            if (!(await isNotFound(err))) {
+                throw err;
+            }
+        }
+    }
+
+    if (dryRun) {
+        return { path, uploadId: null, action: 'would upload' };
+    }
+
+    const upload = await uploadWithProgress(ctx, api, path);
+    remember(ctx, key, upload.uploadId);
+    return { path, uploadId: upload.uploadId, action: 'uploaded' };
+};
+
+const remember = (ctx: Ctx, key: string, uploadId: string) => writePrivateJson(cachePath(ctx), { ...readJson<Cache>(cachePath(ctx), {}), [key]: uploadId });
+
+/** `flowctl upload`: always a new upload, remembered so that `apply` of the same bytes reuses it. */
+export const uploadAndRemember = async (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => {
+    const upload = await uploadWithProgress(ctx, api, path);
+    remember(ctx, `${api.baseUrl} ${await sha256File(path)}`, upload.uploadId);
+    return upload;
+};

@@ -1,0 +1,168 @@
+// Following a run. On a terminal: one line per node (an ora spinner while it runs, then ✓ ✗ or
+// skipped), then the counts and the duration. Without one: a plain line per state change. Ctrl-C
+// stops watching, not the run, and prints how to resume; --timeout ends with exit 4.
+import type { Flowctl, Run, RunNode } from '@flowctl/sdk';
+
+import type { Ctx } from './context.js';
+import { formatDuration } from './duration.js';
+import { CliError, EXIT } from './errors.js';
+import { dim, green, type Io, red } from './io.js';
+
+const DONE = new Set(['SUCCESS', 'FAILED', 'SKIPPED']);
+
+const nodeLabel = (node: RunNode) => `${node.nodeId} (${node.type})`;
+
+const took = (from?: string | null, to?: string | null): string => (from && to ? formatDuration(Date.parse(to) - Date.parse(from)) : '');
+
+export const nodeLine = (io: Io, node: RunNode): string => {
+    if (node.status === 'SUCCESS') {
+        return `${green(io, '✓')} ${nodeLabel(node)} ${dim(io, took(node.startedAt, node.completedAt))}`.trimEnd();
+    }
+
+    if (node.status === 'FAILED') {
+        return `${red(io, '✗')} ${nodeLabel(node)}: ${node.error ?? 'failed'}`;
+    }
+
+    if (node.status === 'SKIPPED') {
+        return `${dim(io, '-')} ${nodeLabel(node)} ${dim(io, 'skipped')}`;
+    }
+
+    return `· ${nodeLabel(node)} ${node.status.toLowerCase()}`;
+};
+
+export const resultLine = (run: Run): string => {
+    const result = run.result as { totalRows?: number; filteredOut?: number; emailsSent?: number } | null | undefined;
+    const counts = result ? `${result.totalRows ?? 0} rows, ${result.filteredOut ?? 0} filtered out, ${result.emailsSent ?? 0} e-mails sent` : 'no result';
+    const duration = took(run.startedAt ?? run.triggeredAt, run.completedAt);
+    return `${run.status}${duration ? ` in ${duration}` : ''} · ${counts} · ${run.runId}`;
+};
+
+interface Display {
+    update(run: Run): void;
+    stop(): void;
+}
+
+/** One plain line per change of the run's or a node's status. */
+const plainDisplay = (write: (line: string) => void): Display => {
+    const seen = new Map<string, string>();
+    return {
+        update(run) {
+            if (seen.get('') !== run.status) {
+                seen.set('', run.status);
+                write(`run ${run.runId}: ${run.status}`);
+            }
+
+            for (const node of run.nodes) {
+                if (node.status !== 'PENDING' && seen.get(node.nodeId) !== node.status) {
+                    seen.set(node.nodeId, node.status);
+                    write(`node ${nodeLabel(node)}: ${node.status}${node.error ? `: ${node.error}` : ''}`);
+                }
+            }
+        },
+        stop() {}
+    };
+};
+
+/** An ora spinner on stderr for what runs now; finished nodes are written above it, one line each. */
+const terminalDisplay = async (io: Io, runId: string): Promise<Display> => {
+    const { default: ora } = await import('ora');
+    // A pseudo-terminal nobody sized (some CI runners, `script` without a terminal) reports 0 columns,
+    // and ora then counts the lines to clear as text length / 0: it clears lines forever.
+    if (!process.stderr.columns) {
+        process.stderr.columns = Number(io.env.COLUMNS) || 80;
+    }
+
+    const spinner = ora({ stream: process.stderr, text: `run ${runId}: waiting to start`, discardStdin: false, color: io.color ? 'cyan' : false, isEnabled: true }).start();
+    const persisted = new Set<string>();
+    return {
+        update(run) {
+            for (const node of run.nodes) {
+                if (DONE.has(node.status) && !persisted.has(node.nodeId)) {
+                    persisted.add(node.nodeId);
+                    spinner.stopAndPersist({ symbol: '', text: nodeLine(io, node) }).start();
+                }
+            }
+
+            const running = run.nodes.filter((node) => node.status === 'RUNNING');
+            spinner.text = running.length > 0 ? `${running.map(nodeLabel).join(', ')} running` : `run ${run.runId}: ${run.status.toLowerCase()}`;
+        },
+        stop() {
+            spinner.stop();
+        }
+    };
+};
+
+/** `::error::` workflow commands for GitHub Actions, one per failed node. */
+const githubErrors = (run: Run, workflow: string | undefined): string[] => {
+    const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+    const failed = run.nodes.filter((node) => node.status === 'FAILED');
+    const title = `flowctl run ${run.runId}${workflow ? ` of ${workflow}` : ''} ended ${run.status}`;
+    if (failed.length === 0) {
+        return [`::error title=${escapeData(title)}::${escapeData(`run ${run.runId} ended ${run.status}`)}`];
+    }
+
+    return failed.map((node) => `::error title=${escapeData(title)}::${escapeData(`node ${nodeLabel(node)} failed: ${node.error ?? 'no message'}`)}`);
+};
+
+export interface WatchOptions {
+    timeoutMs?: number;
+    /** The workflow's name, for messages. */
+    workflow?: string;
+}
+
+/** Watches to the end and reports; sets ctx.exitCode 1 for FAILED/CANCELLED; throws for timeout and Ctrl-C. */
+export const watchRun = async (ctx: Ctx, api: Flowctl, runId: string, options: WatchOptions = {}): Promise<Run> => {
+    const { io } = ctx;
+    const display = io.stderrTty ? await terminalDisplay(io, runId) : io.json ? null : plainDisplay((line) => io.out(line));
+    const stop = new AbortController();
+    const onSigint = () => stop.abort();
+    process.once('SIGINT', onSigint);
+    const sdk = await import('@flowctl/sdk');
+    let run: Run;
+    try {
+        run = await api.runs.wait(runId, {
+            signal: stop.signal,
+            onUpdate: (update) => display?.update(update),
+            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {})
+        });
+        display?.update(run);
+    } catch (err) {
+        if (err instanceof sdk.AbortError && stop.signal.aborted) {
+            throw new CliError(`stopped watching; run ${runId} goes on`, EXIT.interrupted, `watch it again: flowctl runs watch ${runId}`);
+        }
+
+        if (err instanceof sdk.WaitTimeoutError) {
+            const last = err.run as Run | undefined;
+            throw new CliError(
+                `run ${runId} is still ${last?.status ?? 'not finished'} after ${formatDuration(options.timeoutMs ?? 0)}; it goes on`,
+                EXIT.timeout,
+                `keep watching: flowctl runs watch ${runId}, or stop it: flowctl runs cancel ${runId}`
+            );
+        }
+
+        throw err;
+    } finally {
+        display?.stop();
+        process.removeListener('SIGINT', onSigint);
+    }
+
+    if (io.json) {
+        io.out(JSON.stringify(run, null, 2));
+    } else {
+        io.out(run.status === 'SUCCESS' ? `${green(io, '✓')} ${resultLine(run)}` : `${red(io, '✗')} ${resultLine(run)}`);
+    }
+
+    if (run.status !== 'SUCCESS') {
+        ctx.exitCode = EXIT.failed;
+        if (io.githubActions) {
+            const lines = githubErrors(run, options.workflow);
+            for (const line of lines) {
+                (io.json ? io.err : io.out)(line);
+            }
+        }
+
+        io.err(`${red(io, 'error:')} run ${runId} ended ${run.status}\n${dim(io, `  → see each node: flowctl runs get ${runId}`)}`);
+    }
+
+    return run;
+};

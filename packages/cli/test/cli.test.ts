@@ -1,0 +1,290 @@
+// The built flowctl binary against a real server: the README quickstart with --json, every exit
+// code, behaviour without a terminal, the credentials file, YAML errors, and apply twice.
+import Fs from 'node:fs';
+import Path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { credentialsOf, EXAMPLES, flowctl, freshHome, otpFor, type Server, signUp, startServer, workflowDir } from './harness.js';
+
+let server: Server;
+
+beforeAll(async () => {
+    server = await startServer();
+});
+
+afterAll(async () => {
+    await server?.close();
+});
+
+const failingWorkflow = `name: Bad addresses
+graph:
+  nodes:
+    - { id: start, type: TRIGGER, data: {} }
+    - { id: contacts, type: DATA_SOURCE, data: { file: ./contacts.csv } }
+    - id: send
+      type: OUTPUT
+      data: { forEach: "{{contacts.rows}}", to: "{{item.name}}", subject: Hi, body: Hello }
+  edges:
+    - { source: start, target: contacts }
+    - { source: contacts, target: send }
+`;
+
+describe('the quickstart with --json', () => {
+    it('registers, verifies with the e-mailed code, uploads, applies, runs and watches: one JSON document per step, e-mails delivered', async () => {
+        const home = freshHome();
+        const env = { FLOWCTL_API_URL: server.url };
+        const email = `quick-${Date.now()}@example.test`;
+        const json = async (args: string[], input?: string) => {
+            const result = await flowctl(['--json', ...args], { home, env, ...(input ? { input } : {}) });
+            expect(result.code, result.stderr).toBe(0);
+            expect(() => JSON.parse(result.stdout), `stdout of ${args.join(' ')} is one JSON document`).not.toThrow();
+            return result.json;
+        };
+
+        expect(await json(['register', '--email', email, '--full-name', 'Quick Start', '--password-stdin'], 'correct horse battery\n')).toMatchObject({ email });
+        expect(await json(['verify', '--email', email, '--code', await otpFor(server.smtp, email)])).toMatchObject({ email, signedIn: true });
+        expect((await json(['whoami'])).account.email).toBe(email);
+
+        const upload = await json(['upload', Path.join(EXAMPLES, 'contacts.csv')]);
+        expect(upload).toMatchObject({ filename: 'contacts.csv', rows: 5, columns: ['name', 'email', 'age', 'city', 'subscribed'] });
+
+        const applied = await json(['apply', '-f', Path.join(EXAMPLES, 'workflows', 'newsletter.yaml')]);
+        expect(applied.workflows).toHaveLength(1);
+        expect(applied.workflows[0]).toMatchObject({ name: 'Newsletter to subscribers over 30', action: 'created' });
+        // `flowctl upload` remembered the bytes, so apply reused that upload instead of sending them again.
+        expect(applied.workflows[0].uploads[0]).toMatchObject({ action: 'unchanged', uploadId: upload.uploadId });
+
+        const before = server.smtp.messages.length;
+        const run = await json(['run', 'Newsletter to subscribers over 30', '--watch']);
+        expect(run).toMatchObject({ status: 'SUCCESS', result: { totalRows: 5, filteredOut: 2, emailsSent: 3 } });
+        expect(run.nodes.map((node: { status: string }) => node.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
+        const sent = await server.smtp.waitFor(before + 3);
+        expect(sent.slice(before).flatMap((m) => m.to).sort()).toEqual(['ada@example.com', 'alan@example.com', 'margaret@example.com'].sort());
+    });
+});
+
+describe('credentials', () => {
+    it('are saved with mode 0600 in a 0700 folder, and a refreshed token pair is written back', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const file = Path.join(home, 'flowctl', 'credentials.json');
+        expect(Fs.statSync(file).mode & 0o777).toBe(0o600);
+        expect(Fs.statSync(Path.dirname(file)).mode & 0o777).toBe(0o700);
+
+        // An access token the server refuses: the SDK refreshes once, and the CLI saves the new pair.
+        const saved = credentialsOf(home);
+        const stale = saved.profiles.default.refreshToken;
+        saved.profiles.default.accessToken = 'not-a-valid-token';
+        Fs.writeFileSync(file, JSON.stringify(saved), { mode: 0o600 });
+        const whoami = await flowctl(['whoami'], { home });
+        expect(whoami.code, whoami.stderr).toBe(0);
+        const after = credentialsOf(home).profiles.default;
+        expect(after.accessToken).not.toBe('not-a-valid-token');
+        expect(after.refreshToken).not.toBe(stale);
+        expect(Fs.statSync(file).mode & 0o777).toBe(0o600);
+        expect((await flowctl(['whoami'], { home })).code).toBe(0);
+    });
+
+    it('keep profiles apart, and FLOWCTL_TOKEN with FLOWCTL_API_URL override them', async () => {
+        const home = freshHome();
+        const { email } = await signUp(server, home);
+        const other = await flowctl(['whoami', '--profile', 'staging'], { home });
+        expect(other.code).toBe(3);
+        expect(other.stderr).toContain("not signed in (profile 'staging')");
+
+        const bogus = await flowctl(['whoami'], { home, env: { FLOWCTL_TOKEN: 'flc_not_a_token', FLOWCTL_API_URL: server.url } });
+        expect(bogus.code).toBe(3);
+        expect(bogus.stderr).toContain('FLOWCTL_TOKEN');
+        const mine = await flowctl(['whoami', '--json'], { home });
+        expect(mine.json).toMatchObject({ credentials: 'profile', account: { email } });
+
+        // logout forgets the tokens (and tells the server when it has a logout route); then exit 3.
+        const out = await flowctl(['--json', 'logout'], { home });
+        expect(out.json).toMatchObject({ signedOut: true });
+        expect(credentialsOf(home).profiles.default).toEqual({ apiUrl: server.url, email });
+        expect((await flowctl(['whoami'], { home })).code).toBe(3);
+    });
+});
+
+describe('personal API tokens', () => {
+    it('tokens create prints the token once; FLOWCTL_TOKEN signs in with it until tokens revoke', async () => {
+        const home = freshHome();
+        const { email } = await signUp(server, home);
+        const created = await flowctl(['--json', 'tokens', 'create', '--name', 'ci'], { home });
+        expect(created.code, created.stderr).toBe(0);
+        expect(created.json.token).toMatch(/^flc_/);
+
+        const ci = { FLOWCTL_TOKEN: created.json.token, FLOWCTL_API_URL: server.url };
+        const whoami = await flowctl(['--json', 'whoami'], { home: freshHome(), env: ci });
+        expect(whoami.json).toMatchObject({ credentials: 'FLOWCTL_TOKEN', account: { email } });
+        const listed = await flowctl(['--json', 'tokens', 'list'], { home });
+        expect(listed.json.map((t: { id: string }) => t.id)).toEqual([created.json.id]);
+        expect(JSON.stringify(listed.json)).not.toContain(created.json.token);
+
+        expect((await flowctl(['tokens', 'revoke', created.json.id], { home })).code).toBe(0);
+        const revoked = await flowctl(['whoami'], { home: freshHome(), env: ci });
+        expect(revoked.code).toBe(3);
+        expect(revoked.stderr).toContain('flowctl tokens create');
+    });
+});
+
+describe('exit codes', () => {
+    it('0 on success, 2 for usage errors, 3 when not signed in, 1 when a request fails, 4 when --watch times out', async () => {
+        const home = freshHome();
+        const env = { FLOWCTL_API_URL: server.url };
+        expect((await flowctl(['--version'], { home })).code).toBe(0);
+        expect((await flowctl(['--help'], { home })).code).toBe(0);
+
+        const unknown = await flowctl(['workflows', 'list', '--bogus'], { home });
+        expect(unknown.code).toBe(2);
+        expect(unknown.stderr).toContain("unknown option '--bogus'");
+        expect((await flowctl(['run', 'x', '--timeout', '10 minutes', '--watch'], { home, env })).code).toBe(2);
+
+        const anonymous = await flowctl(['workflows', 'list'], { home, env });
+        expect(anonymous.code).toBe(3);
+        expect(anonymous.stderr).toContain('flowctl login');
+        const badLogin = await flowctl(['login', '--email', 'nobody@example.test', '--password-stdin'], { home, env, input: 'wrong password\n' });
+        expect(badLogin.code).toBe(3);
+
+        await signUp(server, home);
+        const missing = await flowctl(['run', 'no such workflow'], { home });
+        expect(missing.code).toBe(1);
+        expect(missing.stderr).toContain("workflow 'no such workflow' not found");
+        expect(missing.stderr).toContain('flowctl workflows list');
+        const missingRun = await flowctl(['runs', 'get', 'run_doesnotexist'], { home });
+        expect(missingRun.code).toBe(1);
+
+        // The Google routes are another issue's server work: until the server has them, the CLI says
+        // the server does not offer them (once it has them, it answers that nothing is linked).
+        const google = await flowctl(['--json', 'google', 'status'], { home });
+        if (google.code === 0) {
+            expect(google.json).toEqual({ connected: false });
+        } else {
+            expect(google.code).toBe(1);
+            expect(google.json.error.message).toContain('does not offer this yet');
+        }
+
+        const down = await flowctl(['whoami', '--api-url', 'http://127.0.0.1:9'], { home });
+        expect(down.code).toBe(1);
+        expect(down.stderr).toContain('cannot reach the flowctl server');
+
+        expect((await flowctl(['apply', '-f', Path.join(EXAMPLES, 'workflows', 'newsletter.yaml')], { home })).code).toBe(0);
+        const timedOut = await flowctl(['run', 'Newsletter to subscribers over 30', '--watch', '--timeout', '100ms'], { home });
+        expect(timedOut.code).toBe(4);
+        expect(timedOut.stderr).toMatch(/flowctl runs watch run_/);
+    });
+
+    it('1 when the watched run ends FAILED, with ::error:: lines under GitHub Actions', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const dir = workflowDir({ 'bad.yaml': failingWorkflow });
+        expect((await flowctl(['apply', '-f', dir], { home })).code).toBe(0);
+
+        const watched = await flowctl(['run', 'Bad addresses', '--watch'], { home, env: { GITHUB_ACTIONS: 'true' } });
+        expect(watched.code).toBe(1);
+        expect(watched.stdout).toMatch(/node send \(OUTPUT\): FAILED/);
+        expect(watched.stdout).toMatch(/^::error title=flowctl run run_\w+ of Bad addresses ended FAILED::node send \(OUTPUT\) failed: /m);
+        expect(watched.stderr).toMatch(/flowctl runs get run_/);
+
+        const json = await flowctl(['run', 'Bad addresses', '--watch', '--json'], { home });
+        expect(json.code).toBe(1);
+        expect(json.json).toMatchObject({ status: 'FAILED' });
+    });
+});
+
+describe('without a terminal', () => {
+    it('never prompts: a missing value is an error naming the flag', async () => {
+        const home = freshHome();
+        const result = await flowctl(['login'], { home, env: { FLOWCTL_API_URL: server.url } });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain('missing --email (there is no terminal to ask on)');
+        const register = await flowctl(['register', '--email', 'x@example.test', '--full-name', 'X'], { home });
+        expect(register.code).toBe(2);
+        expect(register.stderr).toContain('--password-stdin');
+    });
+
+    it('run --watch prints one plain line per state change, no spinner and no colour', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        expect((await flowctl(['apply', '-f', Path.join(EXAMPLES, 'workflows', 'newsletter.yaml')], { home })).code).toBe(0);
+        const watched = await flowctl(['run', 'Newsletter to subscribers over 30', '--watch'], { home });
+        expect(watched.code, watched.stderr).toBe(0);
+        const lines = watched.stdout.trim().split('\n');
+        expect(lines[0]).toMatch(/^enqueued run run_\w+ of Newsletter to subscribers over 30$/);
+        expect(lines).toContain('node send (OUTPUT): SUCCESS');
+        expect(lines.at(-1)).toMatch(/^✓ SUCCESS in \S+ · 5 rows, 2 filtered out, 3 e-mails sent · run_\w+$/);
+        expect(new Set(lines).size).toBe(lines.length);
+        expect(watched.stdout + watched.stderr).not.toMatch(/\u001b\[/);
+        expect(watched.stderr).toBe('');
+    });
+});
+
+describe('YAML files', () => {
+    it('are checked before any request: every problem with its file, line and column', async () => {
+        const home = freshHome();
+        const dir = workflowDir({
+            'broken.yaml': `name: Broken
+graph:
+  nodes:
+    - { id: start, type: TRIGGER, data: {} }
+    - id: contacts
+      type: DATA_SOURCE
+      data:
+        file: ./missing.csv
+    - id: audience
+      type: FILTER
+      data:
+        source: "{{contact.rows}}"
+        expr: "age >"
+  edges:
+    - { source: start, target: contacts }
+    - { source: contacts, target: audience }
+    - { source: audience, target: ghost }
+`,
+            'syntax.yaml': 'name: Syntax\ngraph:\n  nodes: [\n'
+        });
+        // Not signed in and no server: the files are rejected before either matters.
+        const result = await flowctl(['apply', '-f', dir, '--api-url', 'http://127.0.0.1:9'], { home, cwd: dir });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain('broken.yaml:8:15: no such file: missing.csv');
+        expect(result.stderr).toContain("broken.yaml:12:17: {{contact.rows}} refers to node 'contact', which does not exist (did you mean 'contacts'?)");
+        expect(result.stderr).toMatch(/broken\.yaml:13:15: invalid filter expression/);
+        expect(result.stderr).toContain("broken.yaml:17:35: 'target' names node 'ghost'");
+        expect(result.stderr).toMatch(/syntax\.yaml:\d+:\d+: /);
+
+        const json = await flowctl(['--json', 'apply', '-f', Path.join(dir, 'broken.yaml')], { home, cwd: dir });
+        expect(json.json.error.problems).toContainEqual({ file: 'broken.yaml', line: 17, col: 35, message: "'target' names node 'ghost', which does not exist" });
+    });
+});
+
+describe('apply', () => {
+    it('a second apply of unchanged files changes nothing and uploads nothing; an edit is an update; --dry-run writes nothing', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const dir = workflowDir({ 'bad.yaml': failingWorkflow });
+        const first = await flowctl(['--json', 'apply', '-f', dir], { home });
+        expect(first.json.workflows[0]).toMatchObject({ action: 'created', uploads: [{ action: 'uploaded' }] });
+        const workflowId = first.json.workflows[0].workflowId;
+        const before = (await flowctl(['--json', 'workflows', 'get', workflowId], { home })).json;
+
+        const second = await flowctl(['apply', '-f', dir], { home });
+        expect(second.code).toBe(0);
+        expect(second.stdout).toContain('nothing to do: the workflow matches the server');
+        expect((await flowctl(['--json', 'uploads', 'list'], { home })).json).toHaveLength(1);
+        expect((await flowctl(['--json', 'workflows', 'get', workflowId], { home })).json.updatedAt).toBe(before.updatedAt);
+
+        Fs.writeFileSync(Path.join(dir, 'bad.yaml'), failingWorkflow.replace('subject: Hi', 'subject: Hello again'));
+        const dry = await flowctl(['--json', 'apply', '-f', dir, '--dry-run'], { home });
+        expect(dry.json.workflows[0]).toMatchObject({ action: 'would update', changes: ['graph.nodes[2].data.subject'] });
+        expect((await flowctl(['--json', 'workflows', 'get', workflowId], { home })).json.graph.nodes[2].data.subject).toBe('Hi');
+
+        const updated = await flowctl(['--json', 'apply', '-f', dir], { home });
+        expect(updated.json.workflows[0]).toMatchObject({ action: 'updated', workflowId });
+        expect((await flowctl(['--json', 'workflows', 'get', workflowId], { home })).json.graph.nodes[2].data.subject).toBe('Hello again');
+
+        const exported = await flowctl(['workflows', 'get', workflowId, '-o', 'yaml'], { home });
+        Fs.writeFileSync(Path.join(dir, 'bad.yaml'), exported.stdout);
+        expect((await flowctl(['--json', 'apply', '-f', dir], { home })).json.workflows[0].action).toBe('unchanged');
+    });
+});

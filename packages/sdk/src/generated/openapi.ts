@@ -1,0 +1,2328 @@
+// Generated from the server's /openapi.json by `npm run generate -w @flowctl/sdk`. Do not edit:
+// a test fails when this file differs from what the running server describes.
+
+export interface paths {
+    "/api/account/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account settings (the AI API key only as set or not, and its last four characters) */
+        get: operations["getAccountSettings"];
+        /**
+         * Change account settings
+         * @description Fields left out keep their value; null clears one. Answers with the settings as GET shows them.
+         */
+        put: operations["putAccountSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's personal API tokens, newest first (never their secrets) */
+        get: operations["getAccountTokens"];
+        put?: never;
+        /**
+         * Create a personal API token for programs and CI
+         * @description The answer carries the token once; only its hash is stored. It is accepted as `Authorization: Bearer` wherever an access token is, until it expires or is revoked. Needs an access token: an API token cannot create others (403). At most 50 per account (409).
+         */
+        post: operations["postAccountTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal API token
+         * @description Takes effect at once, in every API process.
+         */
+        delete: operations["deleteAccountTokensByTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with e-mail address and password
+         * @description A wrong password and an unknown address both answer 401 with the same message; an unverified account answers 403.
+         */
+        post: operations["postAuthLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account the access token belongs to */
+        get: operations["getAuthMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/refresh-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for a new access token and a new refresh token
+         * @description Refresh tokens last 30 days and work once. Presenting one that was already used signs that session out (every token descended from the same log-in) and answers 401.
+         */
+        post: operations["postAuthRefreshToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account and e-mail a six-digit verification code
+         * @description Registering again an address that is not verified yet replaces its password and name and sends a new code (at most one a minute). A verified address answers 409.
+         */
+        post: operations["postAuthRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/resend-otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a new verification code
+         * @description Always 202 with the same message, whether or not the address has an account, so it cannot be used to find accounts. At most one code a minute is sent; requests within that minute send nothing.
+         */
+        post: operations["postAuthResendOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the e-mailed code; activates the account and returns tokens
+         * @description A code lasts 10 minutes and allows 5 wrong tries; after that, request a new one with POST /api/auth/resend-otp.
+         */
+        post: operations["postAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List uploads, newest first */
+        get: operations["getUploads"];
+        put?: never;
+        /**
+         * Upload a CSV file
+         * @description multipart/form-data with the file in a field named 'file'. The file must be UTF-8 with a header row of unique, non-empty column names, and the same number of fields on every row.
+         *
+         *     It is checked while it streams in; on any problem nothing is kept. At most 50 MiB.
+         */
+        post: operations["postUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One upload’s metadata */
+        get: operations["getUploadsByUploadId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an upload and its bytes
+         * @description Answers 409, naming them, while workflows of the account or runs not yet finished read the upload: they would otherwise fail later.
+         */
+        delete: operations["deleteUploadsByUploadId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List workflows, newest first */
+        get: operations["getWorkflows"];
+        put?: never;
+        /**
+         * Create a workflow
+         * @description The graph is validated and every problem is reported at once in details, each with its path. At most 500 nodes and 5000 edges. Send an Idempotency-Key to retry safely: a repeat gets the first answer and creates nothing.
+         */
+        post: operations["postWorkflows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One workflow */
+        get: operations["getWorkflowsByWorkflowId"];
+        put?: never;
+        post?: never;
+        /** Delete a workflow and all its runs */
+        delete: operations["deleteWorkflowsByWorkflowId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a workflow’s name, graph or webhook
+         * @description Keys left out keep their value. A new graph is validated like on create. Runs already enqueued keep the graph they were enqueued with.
+         */
+        patch: operations["patchWorkflowsByWorkflowId"];
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enqueue a run
+         * @description Answers 202 at once: the run waits PENDING until no other run of the workflow executes, in enqueue order. It keeps the graph as it is now. Send an Idempotency-Key to retry safely: a repeat gets the first answer and enqueues nothing (422 if the key was used for another request; 409 while the first is still being answered).
+         */
+        post: operations["postWorkflowsByWorkflowIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the runs of a workflow
+         * @description Most recent first (order=asc for oldest first), 50 per page by default, at most 500. The next page's address is in the Link header (rel="next").
+         */
+        get: operations["getWorkflowsByWorkflowIdRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workflow's webhook signing secret
+         * @description Webhook requests carry X-Flowctl-Signature: sha256=<hex HMAC-SHA256 of the raw body with this secret>. Created on first use.
+         */
+        get: operations["getWorkflowsByWorkflowIdWebhookSecret"];
+        put?: never;
+        /**
+         * Replace the workflow's webhook signing secret
+         * @description Deliveries still queued are signed with the new secret.
+         */
+        post: operations["postWorkflowsByWorkflowIdWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run with its nodes
+         * @description Poll from 1–2 s after enqueueing, backing off from 2 s to 30 s. Node outputs are summaries; page through one with …/nodes/{nodeId}/output.
+         */
+        get: operations["getWorkflowsRunsByRunId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run
+         * @description A PENDING run is CANCELLED at once (200). A RUNNING run stops at its next element boundary, its remaining nodes SKIPPED, and ends CANCELLED (202: poll it). A finished run answers 409.
+         */
+        post: operations["postWorkflowsRunsByRunIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/runs/{runId}/nodes/{nodeId}/output": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Page through one node's whole output */
+        get: operations["getWorkflowsRunsByRunIdNodesByNodeIdOutput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The process is up */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics: process, HTTP requests by route template, and the run worker */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This API as an OpenAPI 3.0 document, generated from the route schemas */
+        get: operations["getOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store answers */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Error: {
+            details?: {
+                message?: string;
+                path?: string;
+            }[];
+            error: string;
+            message: string;
+            statusCode: number;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ai: {
+                            /** @description Last four characters of the key; null when unset or shorter than 12 characters */
+                            apiKeyLast4: string | null;
+                            apiKeySet: boolean;
+                            baseUrl: string | null;
+                            model: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ai?: {
+                        /** @description Write-only; stored encrypted. null removes it. */
+                        apiKey?: string | null;
+                        /**
+                         * Format: uri
+                         * @description An OpenAI-compatible endpoint, e.g. https://api.openai.com/v1. null: the server default.
+                         */
+                        baseUrl?: string | null;
+                        /** @description null: the server default. */
+                        model?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ai: {
+                            /** @description Last four characters of the key; null when unset or shorter than 12 characters */
+                            apiKeyLast4: string | null;
+                            apiKeySet: boolean;
+                            baseUrl: string | null;
+                            model: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description null: never expires
+                         */
+                        expiresAt: string | null;
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description Updated at most once a minute
+                         */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description The first characters of the token, to tell tokens apart */
+                        prefix: string;
+                    }[];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Left out: the token lasts until revoked */
+                    expiresInDays?: number;
+                    /** @description What the token is for, e.g. "CI deploys" */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description null: never expires
+                         */
+                        expiresAt: string | null;
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description Updated at most once a minute
+                         */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description The first characters of the token, to tell tokens apart */
+                        prefix: string;
+                        /** @description The secret, shown this once: send it as `Authorization: Bearer flc_…` */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccountTokensByTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (unknown[] | boolean | number | Record<string, never> | string) | null;
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The account’s e-mail address (case-insensitive)
+                     */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JWT for `Authorization: Bearer …` */
+                        accessToken: string;
+                        /** @description Seconds until the access token expires */
+                        expiresIn: number;
+                        /** @description Works once: exchange it at POST /api/auth/refresh-token for a new pair */
+                        refreshToken: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        email: string;
+                        fullName: string;
+                        id: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthRefreshToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The refresh token from log-in, verify-email or the previous refresh */
+                    refreshToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JWT for `Authorization: Bearer …` */
+                        accessToken: string;
+                        /** @description Seconds until the access token expires */
+                        expiresIn: number;
+                        /** @description Works once: exchange it at POST /api/auth/refresh-token for a new pair */
+                        refreshToken: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The account’s e-mail address (case-insensitive)
+                     */
+                    email: string;
+                    fullName: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthResendOtp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The account’s e-mail address (case-insensitive)
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The account’s e-mail address (case-insensitive)
+                     */
+                    email: string;
+                    /** @description The six-digit code from the e-mail */
+                    otp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JWT for `Authorization: Bearer …` */
+                        accessToken: string;
+                        /** @description Seconds until the access token expires */
+                        expiresIn: number;
+                        /** @description Works once: exchange it at POST /api/auth/refresh-token for a new pair */
+                        refreshToken: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUploads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Column names from the header row, trimmed */
+                        columns: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        filename: string;
+                        /** @description Data rows, the header row excluded */
+                        rows: number;
+                        sizeBytes: number;
+                        uploadId: string;
+                    }[];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUploads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A UTF-8 CSV whose first row names the columns
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Column names from the header row, trimmed */
+                        columns: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        filename: string;
+                        /** @description Data rows, the header row excluded */
+                        rows: number;
+                        sizeBytes: number;
+                        uploadId: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUploadsByUploadId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Column names from the header row, trimmed */
+                        columns: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        filename: string;
+                        /** @description Data rows, the header row excluded */
+                        rows: number;
+                        sizeBytes: number;
+                        uploadId: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUploadsByUploadId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (unknown[] | boolean | number | Record<string, never> | string) | null;
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        graph: {
+                            edges: unknown[];
+                            nodes: unknown[];
+                        };
+                        id: string;
+                        name: string;
+                    }[];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWorkflows: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key within 24 hours gets the first answer, with Idempotent-Replayed: true, instead of running again. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A directed graph: exactly one TRIGGER, every node reachable from it, no cycles */
+                    graph: {
+                        edges: ((unknown[] | boolean | number | Record<string, never> | string) | null)[];
+                        nodes: ((unknown[] | boolean | number | Record<string, never> | string) | null)[];
+                    };
+                    /** @description Any text up to 200 characters, trimmed */
+                    name: string;
+                    /**
+                     * Format: uri
+                     * @description POSTed a signed run summary when a run ends; null removes it
+                     */
+                    webhookUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        name: string;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflowsByWorkflowId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        graph: {
+                            edges: unknown[];
+                            nodes: unknown[];
+                        };
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webhookUrl?: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWorkflowsByWorkflowId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (unknown[] | boolean | number | Record<string, never> | string) | null;
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchWorkflowsByWorkflowId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A directed graph: exactly one TRIGGER, every node reachable from it, no cycles */
+                    graph?: {
+                        edges: ((unknown[] | boolean | number | Record<string, never> | string) | null)[];
+                        nodes: ((unknown[] | boolean | number | Record<string, never> | string) | null)[];
+                    };
+                    /** @description Any text up to 200 characters, trimmed */
+                    name?: string;
+                    /**
+                     * Format: uri
+                     * @description POSTed a signed run summary when a run ends; null removes it
+                     */
+                    webhookUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        graph: {
+                            edges: unknown[];
+                            nodes: unknown[];
+                        };
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webhookUrl?: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWorkflowsByWorkflowIdRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key within 24 hours gets the first answer, with Idempotent-Replayed: true, instead of running again. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runId: string;
+                        /** @enum {string} */
+                        status: "PENDING";
+                        /** Format: date-time */
+                        triggeredAt: string;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflowsByWorkflowIdRuns: {
+        parameters: {
+            query?: {
+                /** @description From the Link header of the previous page */
+                cursor?: string;
+                limit?: number;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        runId: string;
+                        /** @enum {string} */
+                        status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        workflowId: string;
+                    }[];
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflowsByWorkflowIdWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhookSecret: string;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWorkflowsByWorkflowIdWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhookSecret: string;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflowsRunsByRunId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Present while a RUNNING run is being cancelled
+                         */
+                        cancelRequestedAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present once the run is terminal
+                         */
+                        completedAt?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Same instant as createdAt
+                         */
+                        enqueuedAt: string;
+                        /** @description Why a FAILED run failed */
+                        error: string | null;
+                        /** @description In graph order */
+                        nodes: {
+                            /** Format: date-time */
+                            completedAt: string | null;
+                            error: string | null;
+                            nodeId: string;
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            output: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** @enum {string} */
+                            status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "SKIPPED";
+                            type: string;
+                        }[];
+                        /** @description Final once the run is terminal; while it runs, rows loaded and e-mails sent so far */
+                        result: {
+                            emailsSent: number;
+                            filteredOut: number;
+                            totalRows: number;
+                        };
+                        runId: string;
+                        /**
+                         * Format: date-time
+                         * @description Present once execution has begun
+                         */
+                        startedAt?: string;
+                        /** @enum {string} */
+                        status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /**
+                         * Format: date-time
+                         * @description Same instant as createdAt
+                         */
+                        triggeredAt: string;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWorkflowsRunsByRunIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Present while a RUNNING run is being cancelled
+                         */
+                        cancelRequestedAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present once the run is terminal
+                         */
+                        completedAt?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Same instant as createdAt
+                         */
+                        enqueuedAt: string;
+                        /** @description Why a FAILED run failed */
+                        error: string | null;
+                        /** @description In graph order */
+                        nodes: {
+                            /** Format: date-time */
+                            completedAt: string | null;
+                            error: string | null;
+                            nodeId: string;
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            output: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** @enum {string} */
+                            status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "SKIPPED";
+                            type: string;
+                        }[];
+                        /** @description Final once the run is terminal; while it runs, rows loaded and e-mails sent so far */
+                        result: {
+                            emailsSent: number;
+                            filteredOut: number;
+                            totalRows: number;
+                        };
+                        runId: string;
+                        /**
+                         * Format: date-time
+                         * @description Present once execution has begun
+                         */
+                        startedAt?: string;
+                        /** @enum {string} */
+                        status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /**
+                         * Format: date-time
+                         * @description Same instant as createdAt
+                         */
+                        triggeredAt: string;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Present while a RUNNING run is being cancelled
+                         */
+                        cancelRequestedAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present once the run is terminal
+                         */
+                        completedAt?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Same instant as createdAt
+                         */
+                        enqueuedAt: string;
+                        /** @description Why a FAILED run failed */
+                        error: string | null;
+                        /** @description In graph order */
+                        nodes: {
+                            /** Format: date-time */
+                            completedAt: string | null;
+                            error: string | null;
+                            nodeId: string;
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            output: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** @enum {string} */
+                            status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "SKIPPED";
+                            type: string;
+                        }[];
+                        /** @description Final once the run is terminal; while it runs, rows loaded and e-mails sent so far */
+                        result: {
+                            emailsSent: number;
+                            filteredOut: number;
+                            totalRows: number;
+                        };
+                        runId: string;
+                        /**
+                         * Format: date-time
+                         * @description Present once execution has begun
+                         */
+                        startedAt?: string;
+                        /** @enum {string} */
+                        status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /**
+                         * Format: date-time
+                         * @description Same instant as createdAt
+                         */
+                        triggeredAt: string;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflowsRunsByRunIdNodesByNodeIdOutput: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                nodeId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        limit: number;
+                        nodeId: string;
+                        offset: number;
+                        /** @description Every output key; arrays cut to [offset, offset + limit) */
+                        output: {
+                            [key: string]: unknown;
+                        } | null;
+                        runId: string;
+                        status: string;
+                        /** @description Length of the longest array output */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status?: "ok";
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status?: "ready";
+                    };
+                };
+            };
+        };
+    };
+}

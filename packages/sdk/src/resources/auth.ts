@@ -1,0 +1,66 @@
+import type { Flowctl, RequestOptions } from '../client.js';
+import type { Account, LoginParams, Message, RegisterParams, TokenPair, VerifyEmailParams } from '../types.js';
+
+/** Sign-up, log-in and the client's tokens: `client.auth`. */
+export class Auth {
+    readonly #client: Flowctl;
+
+    constructor(client: Flowctl) {
+        this.#client = client;
+    }
+
+    /** Creates an account and e-mails a six-digit code; confirm it with `verifyEmail()`. */
+    async register(params: RegisterParams, options?: RequestOptions): Promise<Message> {
+        const res = await this.#client.request({ ...options, method: 'POST', path: '/api/auth/register', json: params, auth: false });
+        return res.body as Message;
+    }
+
+    /** Confirms the e-mailed code. The client then uses the returned tokens (and hands them to `onTokens`). */
+    async verifyEmail(params: VerifyEmailParams, options?: RequestOptions): Promise<TokenPair> {
+        return this.#signIn('/api/auth/verify-email', params, options);
+    }
+
+    /** E-mails a new verification code (the answer is the same whether or not the address has an account). */
+    async resendOtp(params: { email: string }, options?: RequestOptions): Promise<Message> {
+        const res = await this.#client.request({ ...options, method: 'POST', path: '/api/auth/resend-otp', json: params, auth: false });
+        return res.body as Message;
+    }
+
+    /** Logs in. The client then uses the returned tokens (and hands them to `onTokens`). */
+    async login(params: LoginParams, options?: RequestOptions): Promise<TokenPair> {
+        return this.#signIn('/api/auth/login', params, options);
+    }
+
+    /**
+     * Exchanges a refresh token (by default the client's own) for a new pair, which the client adopts.
+     * The client does this by itself when its access token expires; call it only to refresh ahead.
+     */
+    async refresh(refreshToken?: string, options?: RequestOptions): Promise<TokenPair> {
+        const token = refreshToken ?? this.#client.session.refreshToken;
+        if (!token) {
+            throw new TypeError('auth.refresh(): no refresh token: log in first or pass one');
+        }
+
+        return this.#signIn('/api/auth/refresh-token', { refreshToken: token }, options);
+    }
+
+    /** The account the client's credentials belong to. */
+    async me(options?: RequestOptions): Promise<Account> {
+        const res = await this.#client.request({ ...options, method: 'GET', path: '/api/auth/me' });
+        return res.body as Account;
+    }
+
+    /** Signs this session out on the server (its refresh tokens stop working) and forgets the tokens. */
+    async logout(options?: RequestOptions): Promise<void> {
+        const refreshToken = this.#client.session.refreshToken;
+        await this.#client.request({ ...options, method: 'POST', path: '/api/auth/logout', json: refreshToken ? { refreshToken } : {} });
+        this.#client.session.clear();
+    }
+
+    async #signIn(path: string, json: unknown, options: RequestOptions | undefined): Promise<TokenPair> {
+        const res = await this.#client.request({ ...options, method: 'POST', path, json, auth: false });
+        const pair = res.body as TokenPair;
+        await this.#client.session.store(pair);
+        return pair;
+    }
+}

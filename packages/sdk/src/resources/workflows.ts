@@ -1,0 +1,56 @@
+import Crypto from 'node:crypto';
+
+import type { Flowctl, RequestOptions } from '../client.js';
+import type { PagedList } from '../pagination.js';
+import type { Workflow, WorkflowCreated, WorkflowCreateParams, WorkflowSummary, WorkflowUpdateParams } from '../types.js';
+
+/** Options of a request the server deduplicates. */
+export interface IdempotentRequestOptions extends RequestOptions {
+    /** Sent as `Idempotency-Key`: the server answers a repeat within 24 h with the first answer. A fresh one by default. */
+    idempotencyKey?: string;
+}
+
+/** @internal */
+export const idempotencyHeaders = (options: IdempotentRequestOptions | undefined) => ({
+    ...options?.headers,
+    'idempotency-key': options?.idempotencyKey ?? Crypto.randomUUID()
+});
+
+/** Workflows: `client.workflows`. */
+export class Workflows {
+    readonly #client: Flowctl;
+
+    constructor(client: Flowctl) {
+        this.#client = client;
+    }
+
+    /**
+     * Creates a workflow. The graph is validated on the server and every problem reported at once
+     * (BadRequestError with `details`). Safe to retry: it carries an Idempotency-Key.
+     */
+    async create(params: WorkflowCreateParams, options?: IdempotentRequestOptions): Promise<WorkflowCreated> {
+        const res = await this.#client.request({ ...options, method: 'POST', path: '/api/workflows', json: params, headers: idempotencyHeaders(options) });
+        return res.body as WorkflowCreated;
+    }
+
+    /** The account's workflows, newest first. */
+    list(options?: RequestOptions): PagedList<WorkflowSummary> {
+        return this.#client.list<WorkflowSummary>({ ...options, method: 'GET', path: '/api/workflows' });
+    }
+
+    /** One workflow. */
+    async retrieve(workflowId: string, options?: RequestOptions): Promise<Workflow> {
+        return (await this.#client.request({ ...options, method: 'GET', path: `/api/workflows/${encodeURIComponent(workflowId)}` })).body as Workflow;
+    }
+
+    /** Changes name, graph or webhook (keys left out keep their value). Runs already enqueued keep their graph. */
+    async update(workflowId: string, change: WorkflowUpdateParams, options?: RequestOptions): Promise<Workflow> {
+        const res = await this.#client.request({ ...options, method: 'PATCH', path: `/api/workflows/${encodeURIComponent(workflowId)}`, json: change });
+        return res.body as Workflow;
+    }
+
+    /** Deletes a workflow and all its runs. */
+    async delete(workflowId: string, options?: RequestOptions): Promise<void> {
+        await this.#client.request({ ...options, method: 'DELETE', path: `/api/workflows/${encodeURIComponent(workflowId)}` });
+    }
+}

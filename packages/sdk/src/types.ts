@@ -1,0 +1,59 @@
+// Request and response shapes, read from the generated OpenAPI types by path and method so that a change
+// on the server shows up here at the next `npm run generate`. The graph is the engine's own type.
+import type { Graph, NodeType } from '@flowctl/engine';
+
+import type { paths } from './generated/openapi.js';
+
+export type { Edge, Graph, GraphNode, NodeDataByType, NodeStatus, NodeType, RunStatus, TerminalRunStatus } from '@flowctl/engine';
+export type { components, operations, paths } from './generated/openapi.js';
+
+type Operation<P extends keyof paths, M extends keyof paths[P]> = paths[P][M];
+
+/** The JSON body of the `S` answer of `M P`. */
+export type ResponseBody<P extends keyof paths, M extends keyof paths[P], S extends number> =
+    Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? (R[S] extends { content: { 'application/json': infer B } } ? B : never) : never) : never;
+
+/** The JSON request body of `M P`. */
+export type RequestJson<P extends keyof paths, M extends keyof paths[P]> =
+    Operation<P, M> extends { requestBody?: infer B } ? (NonNullable<B> extends { content: { 'application/json': infer J } } ? J : never) : never;
+
+type WithGraph<T> = Omit<T, 'graph'> & { graph: Graph };
+
+export type TokenPair = ResponseBody<'/api/auth/login', 'post', 200>;
+export type RegisterParams = RequestJson<'/api/auth/register', 'post'>;
+export type VerifyEmailParams = RequestJson<'/api/auth/verify-email', 'post'>;
+export type LoginParams = RequestJson<'/api/auth/login', 'post'>;
+export type Message = ResponseBody<'/api/auth/register', 'post', 201>;
+export type Account = ResponseBody<'/api/auth/me', 'get', 200>;
+
+export type Settings = ResponseBody<'/api/account/settings', 'get', 200>;
+export type SettingsUpdate = RequestJson<'/api/account/settings', 'put'>;
+
+export type Upload = ResponseBody<'/api/uploads/{uploadId}', 'get', 200>;
+
+export type WorkflowCreateParams = WithGraph<RequestJson<'/api/workflows', 'post'>>;
+export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
+export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
+export type Workflow = WithGraph<ResponseBody<'/api/workflows/{workflowId}', 'get', 200>>;
+export type WorkflowSummary = WithGraph<ResponseBody<'/api/workflows', 'get', 200>[number]>;
+
+export type RunEnqueued = ResponseBody<'/api/workflows/{workflowId}/run', 'post', 202>;
+type RunDetailBody = ResponseBody<'/api/workflows/runs/{runId}', 'get', 200>;
+export type RunNode = Omit<RunDetailBody['nodes'][number], 'type'> & { type: NodeType };
+export type Run = Omit<RunDetailBody, 'nodes'> & { nodes: RunNode[] };
+export type RunSummary = ResponseBody<'/api/workflows/{workflowId}/runs', 'get', 200>[number];
+export type NodeOutputPage = ResponseBody<'/api/workflows/runs/{runId}/nodes/{nodeId}/output', 'get', 200>;
+
+// Routes the server does not describe yet (other work in progress); typed here until they are generated.
+
+/** A personal API token as listed: never the secret. */
+export type ApiToken = ResponseBody<'/api/account/tokens', 'get', 200>[number];
+/** A new personal API token: `token` (`flc_…`) is shown this once only. */
+export type ApiTokenCreated = ResponseBody<'/api/account/tokens', 'post', 201>;
+export type ApiTokenCreateParams = RequestJson<'/api/account/tokens', 'post'>;
+
+/** Whether a Google account is linked; `email` only when it is. */
+export interface GoogleStatus {
+    connected: boolean;
+    email?: string;
+}

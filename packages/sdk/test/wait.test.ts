@@ -1,0 +1,115 @@
+import { fetch as undiciFetch } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { AbortError, type Flowctl, TimeoutError, WaitTimeoutError } from '../src/index.js';
+import { clientFor, randomName, type SignedUp, signUp, startTestServer, type TestServer, triggerOnly } from './server.js';
+
+// A server without a worker: runs stay PENDING, so a watch never ends by itself.
+describe('runs.wait() on a run that does not move', () => {
+    let t: TestServer;
+    let account: SignedUp;
+    let client: Flowctl;
+    let workflowId: string;
+
+    beforeAll(async () => {
+        t = await startTestServer({ config: { role: 'api' } });
+        account = await signUp(t);
+        client = clientFor(t, account);
+        workflowId = (await client.workflows.create({ name: randomName('idle'), graph: triggerOnly() })).workflowId;
+    });
+
+    afterAll(async () => {
+        await client?.close();
+        await t?.close();
+    });
+
+    afterEach(() => {
+        vi.useRealTimers();
+    });
+
+    it('polls after 1–2 s, then every 2 s doubling to 30 s (plain polling: the server offers no ETag)', async () => {
+        const { runId } = await client.runs.enqueue(workflowId);
+        let virtualMs = 0;
+        const polls: number[] = [];
+        let inflight: Promise<unknown> = Promise.resolve();
+        // Answers are read whole before they are handed on, so the client's next step is pure microtasks;
+        // ETag and Preference-Applied are removed, as from a server that has neither.
+        const watcher = clientFor(t, account, {
+            fetch: (url, init) => {
+                polls.push(virtualMs);
+                const answer = (async () => {
+                    const res = await undiciFetch(url, init as Parameters<typeof undiciFetch>[1]);
+                    const headers = new Headers(res.headers as unknown as Headers);
+                    headers.delete('etag');
+                    headers.delete('preference-applied');
+                    return new Response(await res.text(), { status: res.status, headers });
+                })();
+                inflight = answer.catch(() => undefined);
+                return answer;
+            }
+        });
+
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+        const controller = new AbortController();
+        const updates: string[] = [];
+        const watching = watcher.runs.wait(runId, { signal: controller.signal, onUpdate: (run) => updates.push(run.status) }).catch((err: unknown) => err);
+        const step = 100;
+        while (virtualMs < 95_000) {
+            await inflight;
+            await vi.advanceTimersByTimeAsync(step);
+            virtualMs += step;
+        }
+
+        await inflight;
+        controller.abort();
+        expect(await watching).toBeInstanceOf(AbortError);
+        await watcher.close();
+
+        const gaps = polls.slice(1).map((at, i) => at - polls[i]!);
+        expect(polls[0]).toBeGreaterThanOrEqual(1000);
+        expect(polls[0]).toBeLessThanOrEqual(2000);
+        expect(gaps).toEqual([2000, 4000, 8000, 16_000, 30_000, 30_000].slice(0, gaps.length));
+        expect(gaps.length).toBeGreaterThanOrEqual(5);
+        expect(updates).toEqual(['PENDING']);
+    });
+
+    it('an AbortSignal stops the watch with AbortError (the run goes on); a plain request too', async () => {
+        const { runId } = await client.runs.enqueue(workflowId);
+        const controller = new AbortController();
+        const watching = client.runs.wait(runId, { signal: controller.signal, onUpdate: () => controller.abort(new Error('enough')) });
+        const err = await watching.catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(AbortError);
+        expect((err as AbortError).cause).toEqual(new Error('enough'));
+        expect((await client.runs.retrieve(runId)).status).toBe('PENDING');
+
+        const aborted = AbortSignal.abort();
+        await expect(client.runs.retrieve(runId, { signal: aborted })).rejects.toBeInstanceOf(AbortError);
+    });
+
+    it('timeoutMs ends the watch with WaitTimeoutError carrying the last state', async () => {
+        const { runId } = await client.runs.enqueue(workflowId);
+        const err = await client.runs.wait(runId, { timeoutMs: 2500 }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(WaitTimeoutError);
+        expect((err as WaitTimeoutError).run).toMatchObject({ runId, status: 'PENDING' });
+    });
+
+    it('a request without an answer within timeoutMs is a TimeoutError', async () => {
+        const slow = clientFor(t, account, { timeoutMs: 50, maxRetries: 0 });
+        let release = () => {};
+        const stall = new Promise<void>((resolve) => {
+            release = resolve;
+        });
+        t.app.server!.ext('onPreHandler', async (request, h) => {
+            if (request.headers['x-stall'] === 'yes') {
+                await stall;
+            }
+            return h.continue;
+        });
+        try {
+            await expect(slow.auth.me({ headers: { 'x-stall': 'yes' } })).rejects.toBeInstanceOf(TimeoutError);
+        } finally {
+            release();
+            await slow.close();
+        }
+    });
+});

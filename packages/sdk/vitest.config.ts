@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// The SDK is tested against a real server (apps/server, from source) on embedded PGlite; with
+// TEST_DATABASE_URL, again on real PostgreSQL. The server's global setup prepares the template store.
+const stores = process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
+
+export default defineConfig({
+    test: {
+        projects: stores.map((store) => ({
+            extends: true,
+            test: {
+                name: store,
+                env: { FLOWCTL_TEST_STORE: store },
+                include: ['test/**/*.test.ts'],
+                globalSetup: ['../../apps/server/test/global-setup.ts'],
+                testTimeout: 60_000,
+                hookTimeout: 90_000,
+                pool: 'forks'
+            }
+        }))
+    }
+});
