@@ -372,7 +372,9 @@ describe('accounts', () => {
                     const res = await post(JSON.stringify(body(email)), {}, url);
                     expect(res.statusCode, `${url} ${JSON.stringify(email)}`).toBe(400);
                     expect(res.json.details.map((d: { path: string }) => d.path)).toEqual(['email']);
-                    expect(res.json.message).toContain("'email' must not contain invisible or direction-changing characters");
+                    // A lone surrogate is refused earlier, with every other field, as text the store cannot keep.
+                    const why = /[\uD800-\uDFFF]/.test(email) ? 'lone UTF-16 surrogate' : "'email' must not contain invisible or direction-changing characters";
+                    expect(res.json.message).toContain(why);
                 }
 
                 expect(await accountsWith(t, email)).toBe(0);
