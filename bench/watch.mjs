@@ -1,0 +1,184 @@
+// Watching a run the way the SDK's runs.wait() does (If-None-Match + Prefer: wait=30), on the
+// embedded store and on PostgreSQL: the latency from a node's status change to the waiting client's
+// answer, and the requests a client makes per minute while watching a run where nothing happens.
+import { SMTPServer } from 'smtp-server';
+
+import { jsonRequest, startServer } from './lib/server.mjs';
+
+const TARGETS = { latencyP50Ms: 100, quietRequestsPerMinute: 4 };
+const SAMPLES = 30;
+const QUIET_MS = 60_000;
+const WAIT = 'wait=30';
+
+const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
+const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** Accepts every e-mail, except those to @hold.test, which wait until release(address). */
+const startSink = async () => {
+    const otps = new Map();
+    const held = new Map();
+    const arrived = new Map();
+    const server = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS'],
+        logger: false,
+        onData(stream, session, callback) {
+            const to = session.envelope.rcptTo[0]?.address ?? '';
+            const chunks = [];
+            stream.on('data', (chunk) => chunks.push(chunk));
+            stream.on('end', () => {
+                const code = /verification code is (\d{6})/.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
+                if (code) {
+                    otps.set(to, code);
+                }
+
+                if (to.endsWith('@hold.test')) {
+                    held.set(to, callback);
+                    arrived.get(to)?.();
+                } else {
+                    callback();
+                }
+            });
+        }
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+        url: `smtp://127.0.0.1:${server.server.address().port}`,
+        otp: (email) => otps.get(email),
+        /** Resolves once the e-mail to `to` is being held. */
+        arrival: (to) => (held.has(to) ? Promise.resolve() : new Promise((resolve) => arrived.set(to, resolve))),
+        release(to) {
+            held.get(to)?.();
+            held.delete(to);
+        },
+        close: () => new Promise((resolve) => server.close(resolve))
+    };
+};
+
+const bench = async (store) => {
+    const sink = await startSink();
+    const server = await startServer({ store, env: { ...env, SMTP_URL: sink.url } });
+    if (!server) {
+        await sink.close();
+        return true;
+    }
+
+    let met = true;
+    const report = (what, value, target, ok) => {
+        met &&= ok;
+        console.log(`${store.padEnd(8)} ${what.padEnd(52)} ${value.padStart(14)}   target ${target.padEnd(8)} ${ok ? 'ok' : 'MISSED'}`);
+    };
+
+    try {
+        const email = `bench-${Math.random().toString(36).slice(2, 10)}@example.test`;
+        await jsonRequest(server, 'POST', '/api/auth/register', { email, password: 'bench-password-1', fullName: 'Bench User' });
+        for (let tries = 0; tries < 400 && !sink.otp(email); tries++) {
+            await sleep(25);
+        }
+
+        const { accessToken } = (await jsonRequest(server, 'POST', '/api/auth/verify-email', { email, otp: sink.otp(email) })).json;
+        const auth = { authorization: `Bearer ${accessToken}` };
+        const call = async (method, path, body, status) => {
+            const headers = body ? { ...auth, 'content-type': 'application/json' } : auth;
+            const res = await fetch(`${server.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
+            if (res.status !== status) {
+                throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+            }
+
+            return res.json();
+        };
+
+        /** A workflow sending one e-mail to `to`, which the sink holds until released. */
+        const mailTo = async (to) => {
+            const form = new FormData();
+            form.append('file', new Blob([`name,email\nBench,${to}\n`], { type: 'text/csv' }), 'one.csv');
+            const upload = await (await fetch(`${server.url}/api/uploads`, { method: 'POST', headers: auth, body: form })).json();
+            const graph = {
+                nodes: [
+                    { id: 'start', type: 'TRIGGER', data: {} },
+                    { id: 'people', type: 'DATA_SOURCE', data: { uploadId: upload.uploadId } },
+                    { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: 'Hi', body: 'Hello {{item.name}}' } }
+                ],
+                edges: [
+                    { source: 'start', target: 'people' },
+                    { source: 'people', target: 'send' }
+                ]
+            };
+            return (await call('POST', '/api/workflows', { name: 'watch bench', graph }, 201)).workflowId;
+        };
+
+        /** One watch request as runs.wait() sends it: the run (or null for 304) and when it arrived. */
+        const poll = async (runId, etag) => {
+            const res = await fetch(`${server.url}/api/workflows/runs/${runId}`, { headers: { ...auth, ...(etag ? { 'if-none-match': etag, prefer: WAIT } : {}) } });
+            const at = Date.now();
+            const run = res.status === 304 ? null : await res.json();
+            return { run, etag: res.headers.get('etag') ?? etag, at };
+        };
+
+        // A quiet run: PENDING behind a run whose e-mail is held for the whole benchmark.
+        const blocker = await mailTo('blocker@hold.test');
+        await call('POST', `/api/workflows/${blocker}/run`, undefined, 202);
+        await sink.arrival('blocker@hold.test');
+        const quietRun = (await call('POST', `/api/workflows/${blocker}/run`, undefined, 202)).runId;
+        let quietRequests = 0;
+        let watching = true;
+        const quietStarted = Date.now();
+        const quiet = (async () => {
+            let { etag } = await poll(quietRun, null);
+            quietRequests++;
+            while (watching && Date.now() - quietStarted < QUIET_MS) {
+                ({ etag } = await poll(quietRun, etag));
+                quietRequests++;
+            }
+        })();
+
+        // Latency: a run held while its OUTPUT node sends; the client waits; the e-mail is accepted.
+        const latencies = [];
+        const workflow = await mailTo('sample@hold.test');
+        for (let i = 0; i < SAMPLES || Date.now() - quietStarted < QUIET_MS; i++) {
+            const { runId } = await call('POST', `/api/workflows/${workflow}/run`, undefined, 202);
+            await sink.arrival('sample@hold.test');
+            let { etag } = await poll(runId, null);
+            const waiting = (async () => {
+                for (;;) {
+                    const answer = await poll(runId, etag);
+                    etag = answer.etag;
+                    const send = answer.run?.nodes.find((node) => node.nodeId === 'send');
+                    if (send?.status === 'SUCCESS') {
+                        return answer.at - Date.parse(send.completedAt);
+                    }
+                }
+            })();
+            await sleep(20);
+            sink.release('sample@hold.test');
+            latencies.push(await waiting);
+            for (let run = await poll(runId, null); !run.run.completedAt; run = await poll(runId, null)) {
+                await sleep(5);
+            }
+        }
+
+        watching = false;
+        await quiet;
+        const perMinute = (quietRequests * 60_000) / (Date.now() - quietStarted);
+        latencies.sort((a, b) => a - b);
+        const p50 = percentile(latencies, 50);
+        report(`node status change -> waiting client (${latencies.length}) p50`, `${p50.toFixed(0)} ms`, `< ${TARGETS.latencyP50Ms}`, p50 < TARGETS.latencyP50Ms);
+        report('  p90 / max', `${percentile(latencies, 90).toFixed(0)} / ${latencies[latencies.length - 1].toFixed(0)} ms`, '(none)', true);
+        report(`requests watching a quiet run (${((Date.now() - quietStarted) / 1000).toFixed(0)} s)`, `${perMinute.toFixed(1)} /min`, `<= ${TARGETS.quietRequestsPerMinute}`, perMinute <= TARGETS.quietRequestsPerMinute);
+        sink.release('blocker@hold.test');
+    } finally {
+        await server.stop();
+        await sink.close();
+    }
+
+    return met;
+};
+
+// `node bench/watch.mjs postgres` measures one store only.
+let ok = true;
+for (const store of process.argv[2] ? [process.argv[2]] : ['embedded', 'postgres']) {
+    ok = (await bench(store)) && ok;
+}
+
+process.exit(ok ? 0 : 1);
