@@ -4,7 +4,8 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { createAccount } from './fixtures.js';
-import { type GoogleStub, startGoogleStub, startWithGoogle } from './google-stub.js';
+import { startWithGoogle } from './google-server.js';
+import { type GoogleStub, startGoogleStub } from './google-stub.js';
 import type { TestServer } from './harness.js';
 
 // Debian's chromium; .ci/run installs it when missing. Elsewhere: CHROMIUM_PATH=/path/to/chrome.

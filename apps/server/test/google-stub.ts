@@ -2,10 +2,6 @@ import Crypto from 'node:crypto';
 import Http from 'node:http';
 import Net, { type AddressInfo } from 'node:net';
 
-import type { Logger } from 'pino';
-
-import type { Config } from '../src/config.js';
-import { startTestServer, type TestServer } from './harness.js';
 
 /**
  * A local stand-in for Google: the consent page, token, revocation, userinfo, Drive v3 and Sheets v4
@@ -283,11 +279,3 @@ export const freePort = async (): Promise<number> => {
     await new Promise((resolve) => server.close(resolve));
     return port;
 };
-
-/** A test server whose Google endpoints are the stand-in's. */
-export const startWithGoogle = async (stub: GoogleStub, config: Partial<Config> = {}, logger?: Logger): Promise<TestServer> => {
-    const port = await freePort();
-    const google = googleConfig(stub, `http://127.0.0.1:${port}/api/integrations/google/callback`);
-    return startTestServer({ config: { ...config, port, google }, ...(logger ? { logger } : {}) });
-};
-

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACT_PATHS } from '../src/http/redact.js';
 
 import { createAccount, type TestAccount } from './fixtures.js';
-import { type GoogleStub, startGoogleStub, startWithGoogle } from './google-stub.js';
+import { startWithGoogle } from './google-server.js';
+import { type GoogleStub, startGoogleStub } from './google-stub.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { runsApi } from './run-fixtures.js';
 

@@ -5,6 +5,7 @@ import Path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { freePort, googleConfig, startGoogleStub } from '../../../apps/server/test/google-stub.js';
 import { credentialsOf, EXAMPLES, flowctl, freshHome, otpFor, type Server, signUp, startServer, workflowDir } from './harness.js';
 
 let server: Server;
@@ -155,15 +156,11 @@ describe('exit codes', () => {
         const missingRun = await flowctl(['runs', 'get', 'run_doesnotexist'], { home });
         expect(missingRun.code).toBe(1);
 
-        // The Google routes are another issue's server work: until the server has them, the CLI says
-        // the server does not offer them (once it has them, it answers that nothing is linked).
-        const google = await flowctl(['--json', 'google', 'status'], { home });
-        if (google.code === 0) {
-            expect(google.json).toEqual({ connected: false });
-        } else {
-            expect(google.code).toBe(1);
-            expect(google.json.error.message).toContain('does not offer this yet');
-        }
+        // This server has no Google OAuth client: connect says which variables the operator must set.
+        expect((await flowctl(['--json', 'google', 'status'], { home })).json).toEqual({ connected: false });
+        const noGoogle = await flowctl(['google', 'connect', '--no-browser'], { home });
+        expect(noGoogle.code).toBe(1);
+        expect(noGoogle.stderr).toContain('GOOGLE_CLIENT_ID');
 
         const down = await flowctl(['whoami', '--api-url', 'http://127.0.0.1:9'], { home });
         expect(down.code).toBe(1);
@@ -286,5 +283,33 @@ describe('apply', () => {
         const exported = await flowctl(['workflows', 'get', workflowId, '-o', 'yaml'], { home });
         Fs.writeFileSync(Path.join(dir, 'bad.yaml'), exported.stdout);
         expect((await flowctl(['--json', 'apply', '-f', dir], { home })).json.workflows[0].action).toBe('unchanged');
+    });
+});
+
+describe('flowctl google', () => {
+    it('connects through the consent URL it prints, shows the linked account, and disconnects', async () => {
+        const stub = await startGoogleStub();
+        const port = await freePort();
+        const google = await startServer({ port, google: googleConfig(stub, `http://127.0.0.1:${port}/api/integrations/google/callback`) });
+        try {
+            const home = freshHome();
+            await signUp(google, home);
+            const connect = await flowctl(['--json', 'google', 'connect', '--no-browser'], { home });
+            expect(connect.code, connect.stderr).toBe(0);
+            expect(connect.json).toMatchObject({ opened: false, url: expect.stringContaining(`${stub.url}/o/oauth2/v2/auth?`) });
+
+            // The user's browser: consent at the stand-in, then Google's redirect to the callback.
+            const page = await fetch(stub.consent(connect.json.url));
+            expect(await page.text()).toContain('Google account linked');
+
+            expect((await flowctl(['--json', 'google', 'status'], { home })).json).toEqual({ connected: true, email: stub.email });
+            const status = await flowctl(['google', 'status'], { home });
+            expect(status.stdout).toContain(`linked to ${stub.email}`);
+            expect((await flowctl(['google', 'disconnect'], { home })).code).toBe(0);
+            expect((await flowctl(['--json', 'google', 'status'], { home })).json).toEqual({ connected: false });
+        } finally {
+            await google.close();
+            await stub.close();
+        }
     });
 });

@@ -5,7 +5,7 @@ import Fs from 'node:fs';
 import Os from 'node:os';
 import Path from 'node:path';
 
-import { type App, createApp, loadConfig } from '@flowctl/server';
+import { type App, type Config, createApp, loadConfig } from '@flowctl/server';
 import Pino from 'pino';
 import { inject } from 'vitest';
 
@@ -28,11 +28,11 @@ export interface Server {
     close(): Promise<void>;
 }
 
-export const startServer = async (): Promise<Server> => {
+export const startServer = async (overrides: Partial<Config> = {}): Promise<Server> => {
     const smtp = await startSmtpSink();
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'flowctl-cli-test-'));
     Fs.cpSync(inject('pgTemplate'), Path.join(dataDir, 'pg'), { recursive: true });
-    const config = loadConfig({ FLOWCTL_DATA_DIR: dataDir, PORT: '0' }, { smtpUrl: smtp.url, mailFrom: 'flowctl <no-reply@flowctl.test>' });
+    const config = loadConfig({ FLOWCTL_DATA_DIR: dataDir, PORT: '0' }, { smtpUrl: smtp.url, mailFrom: 'flowctl <no-reply@flowctl.test>', ...overrides });
     const app = await createApp(config, { logger: Pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
     await app.start();
     return {
