@@ -19,6 +19,8 @@ export interface Config {
     encryptionKey: string | null;
     google: { clientId: string | null; clientSecret: string | null; redirectUri: string | null };
     maxUploadBytes: number;
+    /** How long a request body may stop arriving before the request is answered 408. */
+    bodyTimeoutSeconds: number;
     /** Where upload bytes live: files under `${dataDir}/uploads`, or chunks in PostgreSQL (shared by several machines). */
     blobStore: BlobStoreKind;
     runConcurrency: number;
@@ -91,6 +93,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             redirectUri: optional(env.GOOGLE_REDIRECT_URI)
         },
         maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
+        bodyTimeoutSeconds: positiveInt('BODY_TIMEOUT_SECONDS', env.BODY_TIMEOUT_SECONDS, 10),
         blobStore: blobStoreKind(env.BLOB_STORE, optional(env.DATABASE_URL)),
         runConcurrency: positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4),
         runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 30_000),

@@ -6,6 +6,7 @@ import { registerAuth } from './auth.js';
 import { registerLogging } from './logging.js';
 import { registerHttpMetrics } from './metrics.js';
 import { registerRateLimits } from './rate-limit.js';
+import { registerRequestBodies } from './request-bodies.js';
 import { routes } from './routes.js';
 import { failValidation } from './validation.js';
 
@@ -22,7 +23,8 @@ export const createHttpServer = async (ctx: Context, services: Services, options
         routes: {
             validate: { failAction: failValidation },
             response: options.validateResponses ? { failAction: 'error' } : { sample: 0 },
-            payload: { maxBytes: 1024 * 1024 },
+            // Slow bodies are timed by request-bodies.ts: hapi's own timeout answers only once the body is whole.
+            payload: { maxBytes: 1024 * 1024, timeout: false },
             timeout: { server: false, socket: false }
         }
     });
@@ -30,6 +32,7 @@ export const createHttpServer = async (ctx: Context, services: Services, options
     registerLogging(server, ctx.log);
     registerHttpMetrics(server, ctx.metrics);
     registerRateLimits(server, ctx);
+    registerRequestBodies(server, { bodyTimeoutSeconds: ctx.config.bodyTimeoutSeconds });
     await registerAuth(server, ctx.secrets.jwtSecret);
     server.route(routes(ctx, services));
     return server;

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
@@ -67,7 +69,7 @@ export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] =>
             },
             handler: async (request, h) => {
                 const accountId = accountIdOf(request);
-                const upload = await receiveSingleFile<UploadView>(request.payload as AsyncIterable<Buffer>, request.headers['content-type'] as string | undefined, {
+                const upload = await receiveSingleFile<UploadView>(request.payload as Readable, request.headers['content-type'] as string | undefined, {
                     field: 'file',
                     maxBodyBytes: limit + ENVELOPE_BYTES,
                     limits: { maxParts: 20, maxHeaderBytes: 16 * 1024, maxPartBytes: limit, tooLarge: () => Boom.entityTooLarge(tooLarge()) },

@@ -53,7 +53,8 @@ const MAX_FILENAME_LENGTH = 255;
 const cleanFilename = (raw: string | null): string => {
     const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
     const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-    return clean === '' ? 'upload.csv' : [...clean].slice(0, MAX_FILENAME_LENGTH).join('');
+    // `.` and `..` name a directory, never a file.
+    return /^\.*$/.test(clean) ? 'upload.csv' : [...clean].slice(0, MAX_FILENAME_LENGTH).join('');
 };
 
 export const toUploadView = (upload: UploadRecord): UploadView => ({
