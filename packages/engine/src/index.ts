@@ -20,6 +20,7 @@ export {
     dataSourceNodes,
     type GraphPlan,
     type GraphValidation,
+    MAX_NODE_ID_LENGTH,
     type OutputKind,
     planGraph,
     templateOutputs,

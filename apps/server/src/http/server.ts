@@ -1,4 +1,5 @@
 import Hapi from '@hapi/hapi';
+import Joi from 'joi';
 
 import type { Context } from '../context.js';
 import type { Services } from '../services/index.js';
@@ -21,7 +22,8 @@ export const createHttpServer = async (ctx: Context, services: Services, options
         host: ctx.config.host,
         router: { stripTrailingSlash: true },
         routes: {
-            validate: { failAction: failValidation },
+            // No query parameters unless a route declares them: an unknown one is a 400 everywhere alike.
+            validate: { failAction: failValidation, query: Joi.object({}) },
             response: options.validateResponses ? { failAction: 'error' } : { sample: 0 },
             // Slow bodies are timed by request-bodies.ts: hapi's own timeout answers only once the body is whole.
             payload: { maxBytes: 1024 * 1024, timeout: false },

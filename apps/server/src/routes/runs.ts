@@ -1,7 +1,9 @@
 import type { ServerRoute } from '@hapi/hapi';
+import { MAX_NODE_ID_LENGTH } from '@flowctl/engine';
 import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
+import { nextLink } from '../http/paging.js';
 import type { Services } from '../services/index.js';
 
 export const DEFAULT_RUN_PAGE = 50;
@@ -70,12 +72,6 @@ const id = Joi.string().max(200);
 const runParams = Joi.object({ runId: id.required() });
 const workflowParams = Joi.object({ workflowId: id.required() });
 
-/** Link header of the next page, relative to this server. */
-const nextLink = (path: string, query: Record<string, string | number>): string => {
-    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
-    return `<${path}?${search}>; rel="next"`;
-};
-
 export const runRoutes = (services: Services): ServerRoute[] => [
     {
         method: 'POST',
@@ -143,7 +139,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             tags: ['api', 'runs'],
             description: "Page through one node's whole output",
             validate: {
-                params: Joi.object({ runId: id.required(), nodeId: Joi.string().max(500).required() }),
+                params: Joi.object({ runId: id.required(), nodeId: Joi.string().max(MAX_NODE_ID_LENGTH).required() }),
                 query: Joi.object({
                     offset: Joi.number().integer().min(0).max(1e9).default(0),
                     limit: Joi.number().integer().min(1).max(MAX_OUTPUT_PAGE).default(DEFAULT_OUTPUT_PAGE)

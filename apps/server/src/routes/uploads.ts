@@ -7,8 +7,10 @@ import Joi from 'joi';
 import type { Context } from '../context.js';
 import { accountIdOf } from '../http/auth.js';
 import { receiveSingleFile } from '../http/multipart.js';
+import { PAGE_NOTES, pageQuery, pageResponse } from '../http/paging.js';
 import { explainPayloadErrors, formatBytes } from '../http/payload.js';
 import type { Services } from '../services/index.js';
+import type { ListQuery } from '../services/paging.js';
 import type { UploadView } from '../services/uploads.js';
 
 // Room for the multipart envelope (boundaries, part headers, small extra fields) beyond the file itself.
@@ -85,9 +87,11 @@ export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] =>
             options: {
                 tags: ['api', 'uploads'],
                 description: 'List uploads, newest first',
+                notes: PAGE_NOTES,
+                validate: { query: Joi.object(pageQuery) },
                 response: { status: { 200: Joi.array().items(uploadView) } }
             },
-            handler: (request) => services.uploads.list(accountIdOf(request))
+            handler: async (request, h) => pageResponse(h, request, await services.uploads.list(accountIdOf(request), request.query as ListQuery))
         },
         {
             method: 'GET',

@@ -10,6 +10,7 @@ import { unfinishedRunsReadingUpload } from '../store/runs.js';
 import { type UploadRecord, uploadsStore } from '../store/uploads.js';
 import { workflowsStore } from '../store/workflows.js';
 import { CsvInspector, readCsvRows } from './csv.js';
+import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
 
 /** What the API shows of an upload. */
 export interface UploadView {
@@ -30,7 +31,8 @@ export interface IncomingFile {
 export interface UploadsService {
     /** Checks and stores a CSV while it streams in; on any problem nothing is kept. */
     create(accountId: string, file: IncomingFile): Promise<UploadView>;
-    list(accountId: string): Promise<UploadView[]>;
+    /** Newest first; `next` is the cursor of the next page. */
+    list(accountId: string, query: ListQuery): Promise<ListPage<UploadView>>;
     get(accountId: string, uploadId: string): Promise<UploadView>;
     /** 409 while a workflow of the account, or a run not yet finished, reads the upload. */
     remove(accountId: string, uploadId: string): Promise<void>;
@@ -97,8 +99,9 @@ export const createUploadsService = (ctx: Context): UploadsService => {
                 throw err;
             }
         },
-        async list(accountId) {
-            return (await uploads.list(accountId)).map(toUploadView);
+        async list(accountId, query) {
+            const page = await uploads.list(accountId, pageRequest(query));
+            return pageOut({ ...page, items: page.items.map(toUploadView) });
         },
         async get(accountId, uploadId) {
             const upload = await uploads.find(accountId, uploadId);
