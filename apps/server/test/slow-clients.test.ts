@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { rawRequest } from './raw-http.js';
+import { type RawRequest, rawRequest } from './raw-http.js';
 import { storedBlobFiles, uploadCsv } from './upload-fixtures.js';
 
 const BOUNDARY = 'flowctl-slow-boundary';
@@ -26,8 +26,15 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
     });
     afterAll(() => t.close());
 
+    /** A raw request whose answer is checked against /openapi.json like every other. */
+    const send = async (request: RawRequest) => {
+        const res = await rawRequest(t.url, request);
+        t.contract.check({ method: request.method, url: request.path, status: res.status, headers: res.headers, body: res.body });
+        return res;
+    };
+
     it('answers 408 when a JSON body stops arriving', async () => {
-        const res = await rawRequest(t.url, {
+        const res = await send({
             method: 'POST',
             path: '/api/workflows',
             headers: { ...auth, 'content-type': 'application/json', 'content-length': '200' },
@@ -38,7 +45,7 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
     });
 
     it('answers 408 when an upload stops arriving mid-file, and keeps nothing', async () => {
-        const res = await rawRequest(t.url, {
+        const res = await send({
             method: 'POST',
             path: '/api/uploads',
             headers: { ...auth, 'content-type': multipart, 'content-length': '5000' },
@@ -50,7 +57,7 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
     });
 
     it('answers 413 from the declared Content-Length alone, before any body is sent', async () => {
-        const json = await rawRequest(t.url, {
+        const json = await send({
             method: 'POST',
             path: '/api/workflows',
             headers: { ...auth, 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) }
@@ -58,7 +65,7 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
         expect(json.status).toBe(413);
         expect(json.json.message).toMatch(/larger than/);
 
-        const upload = await rawRequest(t.url, {
+        const upload = await send({
             method: 'POST',
             path: '/api/uploads',
             headers: { ...auth, 'content-type': multipart, 'content-length': String(10 * 1024 * 1024) }
@@ -69,7 +76,7 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
 
     it('answers 413 as soon as a chunked upload passes MAX_UPLOAD_BYTES, while the client is still sending', async () => {
         const row = `${'x'.repeat(1023)}\n`;
-        const res = await rawRequest(t.url, {
+        const res = await send({
             method: 'POST',
             path: '/api/uploads',
             headers: { ...auth, 'content-type': multipart, 'transfer-encoding': 'chunked' },

@@ -32,7 +32,7 @@ const AUTH_LIMITS: Record<AuthBucket, { points: number; perEmail: boolean; what:
 };
 
 // Probes and scrapes must never be refused.
-const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
+export const RATE_LIMIT_EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
 
 const TABLE = 'rate_limits';
 
@@ -159,7 +159,7 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
         }
     };
 
-    const exempt = (request: Hapi.Request) => EXEMPT.has(request.path.replace(/\/+$/, '') || '/');
+    const exempt = (request: Hapi.Request) => RATE_LIMIT_EXEMPT.has(request.path.replace(/\/+$/, '') || '/');
 
     server.ext('onRequest', async (request, h) => {
         if (!exempt(request)) {

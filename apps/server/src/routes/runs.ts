@@ -170,7 +170,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
             validate: { params: runParams },
             response: { status: { 200: runDetail, 202: runDetail } },
-            plugins: { openapi: { status: 200 } }
+            plugins: { openapi: { status: 200, errors: [409] } }
         },
         handler: async (request, h) => {
             const { run, stopping } = await services.runs.cancel(accountIdOf(request), (request.params as { runId: string }).runId);
