@@ -45,6 +45,8 @@ export interface Config {
     encryptionKey: string | null;
     google: GoogleConfig;
     maxUploadBytes: number;
+    /** How long a request body may stop arriving before the request is answered 408. */
+    bodyTimeoutSeconds: number;
     /** Where upload bytes live: files under `${dataDir}/uploads`, or chunks in PostgreSQL (shared by several machines). */
     blobStore: BlobStoreKind;
     runConcurrency: number;
@@ -131,6 +133,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             apiUrl: optional(env.GOOGLE_API_URL)
         },
         maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
+        bodyTimeoutSeconds: positiveInt('BODY_TIMEOUT_SECONDS', env.BODY_TIMEOUT_SECONDS, 10),
         blobStore: blobStoreKind(env.BLOB_STORE, optional(env.DATABASE_URL)),
         runConcurrency: positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4),
         // Renewed every third of it: a dead worker's run is taken over within about this long.

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { loadConfig } from './config.js';
-import { isPrivateAddress, refusedTarget } from './outbound.js';
+import Http from 'node:http';
+
+import { fetch as undiciFetch } from 'undici';
+
+import { isPrivateAddress, PrivateAddressError, publicOnly, refusedTarget } from './outbound.js';
 
 describe('outbound address policy', () => {
     it('knows loopback, private, link-local, shared and multicast addresses, in both families', () => {
@@ -27,5 +31,17 @@ describe('outbound address policy', () => {
         expect(loadConfig({ ALLOW_PRIVATE_NETWORK: 'true' }).allowPrivateNetwork).toBe(true);
         expect(loadConfig({ ALLOW_PRIVATE_NETWORK: '0' }).allowPrivateNetwork).toBe(false);
         expect(() => loadConfig({ ALLOW_PRIVATE_NETWORK: 'sometimes' })).toThrow("ALLOW_PRIVATE_NETWORK must be true or false, got 'sometimes'");
+    });
+
+    it('refuses a literal private address when connecting, as a redirect would reach it', async () => {
+        const server = Http.createServer((_req, res) => res.end('reached'));
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        try {
+            const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+            const err = await undiciFetch(url, { dispatcher: publicOnly }).catch((e: Error) => e);
+            expect((err as Error & { cause?: unknown }).cause).toBeInstanceOf(PrivateAddressError);
+        } finally {
+            await new Promise<void>((resolve) => server.close(() => resolve()));
+        }
     });
 });

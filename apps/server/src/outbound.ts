@@ -1,7 +1,7 @@
 import Dns from 'node:dns';
 import Net from 'node:net';
 
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 
 /**
  * Requests to addresses that accounts choose (run webhooks, an account's AI base URL) may not reach
@@ -93,7 +93,42 @@ const publicOnlyLookup: typeof Dns.lookup = ((hostname: string, options: Dns.Loo
     });
 }) as typeof Dns.lookup;
 
-const publicOnly = new Agent({ connect: { lookup: publicOnlyLookup } });
+const connectByName = buildConnector({ lookup: publicOnlyLookup });
+
+/**
+ * Refuses private addresses when connecting: names as they resolve, and literal addresses too, which
+ * no lookup sees. A redirect (the AI client follows them) to http://127.0.0.1/ is caught here.
+ */
+export const publicOnly = new Agent({
+    connect: (options, callback) => {
+        const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+        if (Net.isIP(host) && isPrivateAddress(host)) {
+            callback(new PrivateAddressError(options.hostname, host), null);
+            return;
+        }
+
+        connectByName(options, callback);
+    }
+});
+
+/** `url` without its `user:password@`: what may be shown back to an account. */
+export const withoutCredentials = (raw: string): string => {
+    const url = new URL(raw);
+    url.username = '';
+    url.password = '';
+    return url.toString();
+};
+
+/** fetch() refuses a URL with credentials: they go in a Basic Authorization header instead. */
+export const splitCredentials = (raw: string): { url: string; authorization: string | null } => {
+    const url = new URL(raw);
+    if (!url.username && !url.password) {
+        return { url: raw, authorization: null };
+    }
+
+    const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
+    return { url: withoutCredentials(raw), authorization: `Basic ${basic}` };
+};
 
 /**
  * fetch() for account-chosen addresses. With `allowPrivate` it is plain fetch; otherwise it refuses

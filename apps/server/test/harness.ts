@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 
 import { type App, createApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
+import { type Contract, createContract } from './contract.js';
 import { type SmtpSink, startSmtpSink } from './smtp.js';
 
 export const store = process.env.FLOWCTL_TEST_STORE === 'postgres' ? 'postgres' : 'embedded';
@@ -59,7 +60,9 @@ export interface TestServer {
     smtp: SmtpSink;
     config: Config;
     testStore: TestStore;
-    /** hapi's in-process request, with JSON parsed. */
+    /** The server's /openapi.json as a checker: request() applies it; real-socket helpers call it themselves. */
+    contract: Contract;
+    /** hapi's in-process request, with JSON parsed, its response checked against /openapi.json. */
     // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies of every shape
     request(options: ServerInjectOptions): Promise<ServerInjectResponse & { json: any }>;
     close(): Promise<void>;
@@ -83,6 +86,7 @@ export const startTestServer = async (options: TestServerOptions = {}): Promise<
     );
     const app = await createApp(config, { logger: options.logger ?? Pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), validateResponses: true });
     await app.start();
+    const contract = createContract(JSON.parse((await app.server!.inject('/openapi.json')).payload));
 
     return {
         app,
@@ -90,8 +94,11 @@ export const startTestServer = async (options: TestServerOptions = {}): Promise<
         smtp,
         config,
         testStore,
+        contract,
         async request(injectOptions) {
             const res = await app.server!.inject(injectOptions);
+            const { method = 'GET', url } = typeof injectOptions === 'string' ? { url: injectOptions } : injectOptions;
+            contract.check({ method, url: String(url), status: res.statusCode, headers: res.headers, body: res.payload });
             let json: unknown;
             try {
                 json = res.payload ? JSON.parse(res.payload) : undefined;

@@ -21,6 +21,7 @@ export {
     dataSourceNodes,
     type GraphPlan,
     type GraphValidation,
+    MAX_NODE_ID_LENGTH,
     type OutputKind,
     planGraph,
     templateOutputs,

@@ -135,23 +135,6 @@ export class MultipartReader {
         };
     }
 
-    /** Reads and discards what is left of the request, up to `maxBytes`; false if more remained. */
-    async drain(maxBytes: number): Promise<boolean> {
-        let seen = 0;
-        try {
-            for (let next = await this.#source.next(); !next.done; next = await this.#source.next()) {
-                seen += next.value.length;
-                if (seen > maxBytes) {
-                    return false;
-                }
-            }
-        } catch {
-            // The request failed or was cut off: nothing more will come.
-        }
-
-        return true;
-    }
-
     async *#body(): AsyncGenerator<Buffer> {
         let bytes = 0;
         const emit = (chunk: Buffer): Buffer => {
@@ -252,6 +235,40 @@ export class MultipartReader {
     }
 }
 
+/**
+ * The chunks of a request body as they arrive. Unlike `for await`, it leaves the stream alone when
+ * it fails or is abandoned: destroying a request destroys its socket, and the client would get no answer.
+ */
+export async function* readChunks(stream: Readable): AsyncGenerator<Buffer> {
+    for (;;) {
+        const chunk = stream.read() as Buffer | null;
+        if (chunk !== null) {
+            yield chunk;
+            continue;
+        }
+
+        if (stream.errored) {
+            throw stream.errored;
+        }
+
+        if (stream.readableEnded) {
+            return;
+        }
+
+        await new Promise<void>((resolve, reject) => {
+            const settle = (err?: Error) => {
+                stream.off('readable', settle).off('end', settle).off('error', settle);
+                if (err) {
+                    reject(err);
+                } else {
+                    resolve();
+                }
+            };
+            stream.on('readable', settle).on('end', settle).on('error', settle);
+        });
+    }
+}
+
 /** Counts bytes through an async iterable, failing with `tooLarge()` past `maxBytes`. */
 export async function* limitBytes(source: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): AsyncGenerator<Buffer> {
     let seen = 0;
@@ -279,16 +296,16 @@ export interface SingleFileOptions<T> {
 
 /**
  * Reads a multipart body that carries exactly one file in `options.field`; other fields are read
- * and ignored. On any failure, what is left of the body is read (up to the limit) before the error
- * is thrown, so a client still sending gets the answer instead of a reset connection.
+ * and ignored. On any failure the error is thrown at once, the rest of the body unread: the answer
+ * then closes the connection (see request-bodies.ts) rather than wait for a body that may never end.
  */
-export const receiveSingleFile = async <T>(source: AsyncIterable<Buffer>, contentType: string | undefined, options: SingleFileOptions<T>): Promise<T> => {
+export const receiveSingleFile = async <T>(source: Readable, contentType: string | undefined, options: SingleFileOptions<T>): Promise<T> => {
     const boundary = multipartBoundary(contentType);
     if (!boundary) {
         throw Boom.badRequest("The multipart/form-data Content-Type has no boundary parameter: let your HTTP client build the form body (e.g. curl -F 'file=@data.csv').");
     }
 
-    const reader = new MultipartReader(limitBytes(source, options.maxBodyBytes, options.limits.tooLarge), boundary, options.limits);
+    const reader = new MultipartReader(limitBytes(readChunks(source), options.maxBodyBytes, options.limits.tooLarge), boundary, options.limits);
     let accepted: { result: T } | null = null;
     const others: string[] = [];
     try {
@@ -311,7 +328,6 @@ export const receiveSingleFile = async <T>(source: AsyncIterable<Buffer>, conten
             await options.undo(accepted.result).catch(() => {});
         }
 
-        await reader.drain(options.maxBodyBytes);
         throw err;
     }
 

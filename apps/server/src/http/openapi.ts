@@ -3,20 +3,23 @@ import Http from 'node:http';
 import type * as Hapi from '@hapi/hapi';
 import JoiToJson from 'joi-to-json';
 
+import { errorResponses, type ResponseTraits, successResponse } from './openapi-responses.js';
+import { RATE_LIMIT_EXEMPT } from './rate-limit.js';
+
 /**
  * Per-route hints for the document, for what hapi's route options cannot say:
  * `options.plugins.openapi = { status: 201 }` names the success code that `response.schema` describes
  * (default 200; `response.status` schemas name their own codes); `requestBody` replaces the generated
- * request body (e.g. for multipart uploads); `exclude` leaves the route out.
+ * request body (e.g. for multipart uploads); `exclude` leaves the route out; `errors` lists the
+ * error statuses the route answers besides the server-wide ones (see openapi-responses.ts), e.g.
+ * `[409]`; `produces` names the success body's types when it is not JSON, e.g. `['text/html']`.
  */
 export interface OpenApiRouteOptions {
     status?: number;
-    /** Error statuses the route can answer besides the usual ones. */
     errors?: number[];
+    produces?: string[];
     requestBody?: Record<string, unknown>;
     exclude?: boolean;
-    /** Media types of a success body that is not JSON. */
-    produces?: string[];
 }
 
 declare module '@hapi/hapi' {
@@ -43,18 +46,38 @@ interface LooseSettings {
     auth?: false | object;
     validate?: { params?: unknown; query?: unknown; payload?: unknown; headers?: unknown };
     response?: { schema?: unknown; status?: Record<string, unknown> };
-    payload?: { multipart?: unknown; allow?: string | string[]; output?: string };
+    payload?: { multipart?: unknown; allow?: string | string[]; output?: string; parse?: unknown };
     plugins?: { openapi?: OpenApiRouteOptions; rateLimit?: unknown };
 }
 
 const METHODS = new Set(['get', 'put', 'post', 'patch', 'delete', 'options']);
-const NO_RATE_LIMIT = new Set(['/healthz', '/readyz', '/metrics']);
 
 const isJoi = (value: unknown): value is Describable => typeof (value as Describable | null)?.describe === 'function';
 
-const ERROR_REF = { $ref: '#/components/schemas/Error' };
+/**
+ * OpenAPI 3.0 allows `nullable` only beside a `type`; joi-to-json leaves it alone on `Joi.object().unknown().allow(null)`
+ * and on `Joi.any().allow(null)`. Such a schema is an object when it has properties, and anything (null too) otherwise.
+ */
+const fixNullable = (value: unknown): void => {
+    const stack = [value];
+    while (stack.length > 0) {
+        const node = stack.pop();
+        if (!node || typeof node !== 'object') {
+            continue;
+        }
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
+        const schema = node as JsonSchema;
+        if (schema.nullable === true && schema.type === undefined && schema.$ref === undefined) {
+            if (schema.properties || schema.additionalProperties !== undefined) {
+                schema.type = 'object';
+            } else {
+                delete schema.nullable;
+            }
+        }
+
+        stack.push(...Object.values(schema));
+    }
+};
 
 /** Joi to an OpenAPI 3.0 schema; shared (`.id()`/`.shared()`) schemas land in `components`. */
 const toSchema = (schema: unknown, components: Record<string, JsonSchema>): JsonSchema => {
@@ -65,6 +88,7 @@ const toSchema = (schema: unknown, components: Record<string, JsonSchema>): Json
     try {
         const converted = parse(schema as never, 'open-api', components) as JsonSchema;
         delete converted.schemas;
+        fixNullable(converted);
         return converted;
     } catch {
         // One odd schema must not take the whole document down.
@@ -140,41 +164,30 @@ const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSche
         op.requestBody = { required: true, content: { [multipart ? 'multipart/form-data' : 'application/json']: { schema } } };
     }
 
+    const query = toSchema(validate.query, components) as { properties?: Record<string, unknown> };
+    const traits: ResponseTraits = {
+        secured,
+        rateLimited: !RATE_LIMIT_EXEMPT.has(route.path),
+        hasPathParams: pathParams(route.path).length > 0,
+        takesBody: !['get', 'head'].includes(route.method),
+        restrictsType: Boolean(op.requestBody) || settings.payload?.allow !== undefined,
+        paged: Boolean(query.properties && ('cursor' in query.properties || 'offset' in query.properties)),
+        extraErrors: hints.errors ?? []
+    };
+
     const responses: Record<string, unknown> = {};
     for (const [code, schema] of Object.entries(settings.response?.status ?? {})) {
-        responses[code] = isJoi(schema)
-            ? { description: 'Success', content: { 'application/json': { schema: toSchema(schema, components) } } }
-            : { description: 'Success' };
+        responses[code] = successResponse(Number(code), traits, { schema: isJoi(schema) ? toSchema(schema, components) : undefined, produces: hints.produces });
     }
 
     const successCode = String(hints.status ?? 200);
-    if (isJoi(settings.response?.schema) && !responses[successCode]) {
-        responses[successCode] = { description: 'Success', content: { 'application/json': { schema: toSchema(settings.response.schema, components) } } };
+    if (!Object.keys(responses).some((code) => /^[23]/.test(code))) {
+        const schema = isJoi(settings.response?.schema) ? toSchema(settings.response.schema, components) : undefined;
+        responses[successCode] = successResponse(Number(successCode), traits, { schema, produces: hints.produces });
     }
 
-    if (!Object.keys(responses).some((code) => code.startsWith('2'))) {
-        responses[successCode] = { description: 'Success' };
-    }
-
-    if (params.length > 0 || op.requestBody) {
-        responses['400'] = errorResponse('Invalid input: `message` says what to fix, `details` lists each field');
-    }
-
-    if (secured) {
-        responses['401'] = errorResponse('Missing, invalid or expired access token');
-        op.security = [{ bearerAuth: [] }];
-    } else {
-        op.security = [];
-    }
-
-    if (!NO_RATE_LIMIT.has(route.path)) {
-        responses['429'] = errorResponse('Rate limited: retry after the `Retry-After` header’s seconds');
-    }
-
-    for (const code of hints.errors ?? []) {
-        responses[String(code)] ??= errorResponse(Http.STATUS_CODES[code] ?? 'Error');
-    }
-
+    Object.assign(responses, errorResponses(traits));
+    op.security = secured ? [{ bearerAuth: [] }] : [];
     op.responses = responses;
     return op;
 };
@@ -196,9 +209,10 @@ export const buildOpenApi = (server: Hapi.Server, info: { title: string; version
         paths[path][route.method] = operation(route, components);
     }
 
+    fixNullable(components);
     return {
         openapi: '3.0.3',
-        info: { title: info.title, version: info.version },
+        info: { title: info.title, version: info.version, license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' } },
         servers: [{ url: info.serverUrl ?? '/' }],
         paths,
         components: {

@@ -50,7 +50,7 @@ const authLimits = (config: Config['rateLimit']): Record<AuthBucket, AuthLimit[]
 });
 
 // Probes and scrapes must never be refused.
-const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
+export const RATE_LIMIT_EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
 
 const TABLE = 'rate_limits';
 
@@ -181,7 +181,7 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
         }
     };
 
-    const exempt = (request: Hapi.Request) => EXEMPT.has(request.path.replace(/\/+$/, '') || '/');
+    const exempt = (request: Hapi.Request) => RATE_LIMIT_EXEMPT.has(request.path.replace(/\/+$/, '') || '/');
 
     server.ext('onRequest', async (request, h) => {
         if (!exempt(request)) {

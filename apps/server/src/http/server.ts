@@ -1,4 +1,5 @@
 import Hapi from '@hapi/hapi';
+import Joi from 'joi';
 
 import type { Context } from '../context.js';
 import type { Services } from '../services/index.js';
@@ -7,6 +8,7 @@ import { registerAuth } from './auth.js';
 import { registerLogging } from './logging.js';
 import { registerHttpMetrics } from './metrics.js';
 import { registerRateLimits } from './rate-limit.js';
+import { registerRequestBodies } from './request-bodies.js';
 import { routes } from './routes.js';
 import { registerStorableInput } from './storable-input.js';
 import { failValidation } from './validation.js';
@@ -22,9 +24,11 @@ export const createHttpServer = async (ctx: Context, services: Services, options
         host: ctx.config.host,
         router: { stripTrailingSlash: true },
         routes: {
-            validate: { failAction: failValidation },
+            // No query parameters unless a route declares them: an unknown one is a 400 everywhere alike.
+            validate: { failAction: failValidation, query: Joi.object({}) },
             response: options.validateResponses ? { failAction: 'error' } : { sample: 0 },
-            payload: { maxBytes: 1024 * 1024 },
+            // Slow bodies are timed by request-bodies.ts: hapi's own timeout answers only once the body is whole.
+            payload: { maxBytes: 1024 * 1024, timeout: false },
             timeout: { server: false, socket: false }
         }
     });
@@ -32,6 +36,7 @@ export const createHttpServer = async (ctx: Context, services: Services, options
     registerLogging(server, ctx.log);
     registerHttpMetrics(server, ctx.metrics);
     registerRateLimits(server, ctx);
+    registerRequestBodies(server, { bodyTimeoutSeconds: ctx.config.bodyTimeoutSeconds });
     await registerAuth(server, ctx.secrets.jwtSecret);
     registerStorableInput(server);
     registerApiTokenAuth(server, services.apiTokens);

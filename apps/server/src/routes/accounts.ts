@@ -90,7 +90,7 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ email, otp }) },
             response: { status: { 200: tokens } },
-            plugins: { rateLimit: { bucket: 'verify-email' } }
+            plugins: { rateLimit: { bucket: 'verify-email' }, openapi: { errors: [409] } }
         },
         handler: (request) => {
             const input = request.payload as { email: string; otp: string };
@@ -126,7 +126,7 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ email, password: Joi.string().max(256).required() }) },
             response: { status: { 200: tokens } },
-            plugins: { rateLimit: { bucket: 'login' } }
+            plugins: { rateLimit: { bucket: 'login' }, openapi: { errors: [401, 403] } }
         },
         handler: (request) => {
             const input = request.payload as { email: string; password: string };
@@ -144,7 +144,7 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ refreshToken }) },
             response: { status: { 200: tokens } },
-            plugins: { rateLimit: { bucket: 'refresh' } }
+            plugins: { rateLimit: { bucket: 'refresh' }, openapi: { errors: [401] } }
         },
         handler: (request) => services.accounts.refresh((request.payload as { refreshToken: string }).refreshToken)
     },

@@ -9,7 +9,8 @@ export const metricsRoutes = (ctx: Context): ServerRoute[] => [
         options: {
             auth: false,
             tags: ['api', 'system'],
-            description: 'Prometheus metrics: process, HTTP requests by route template, and the run worker'
+            description: 'Prometheus metrics: process, HTTP requests by route template, and the run worker',
+            plugins: { openapi: { produces: ['text/plain'] } }
         },
         handler: async (_request, h) => h.response(await ctx.metrics.metrics()).type(ctx.metrics.contentType)
     }

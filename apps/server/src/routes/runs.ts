@@ -1,9 +1,11 @@
 import type { ServerRoute } from '@hapi/hapi';
+import { MAX_NODE_ID_LENGTH } from '@flowctl/engine';
 import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
 import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
 import { firstEntityTag, preferredWait, watchHeaders } from '../http/watch.js';
+import { nextLink } from '../http/paging.js';
 import type { Services } from '../services/index.js';
 
 export const DEFAULT_RUN_PAGE = 50;
@@ -77,12 +79,6 @@ const outputPage = Joi.object({
 const id = Joi.string().max(200);
 const runParams = Joi.object({ runId: id.required() });
 const workflowParams = Joi.object({ workflowId: id.required() });
-
-/** Link header of the next page, relative to this server. */
-const nextLink = (path: string, query: Record<string, string | number>): string => {
-    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
-    return `<${path}?${search}>; rel="next"`;
-};
 
 export const runRoutes = (services: Services): ServerRoute[] => [
     {
@@ -168,7 +164,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             tags: ['api', 'runs'],
             description: "Page through one node's whole output",
             validate: {
-                params: Joi.object({ runId: id.required(), nodeId: Joi.string().max(500).required() }),
+                params: Joi.object({ runId: id.required(), nodeId: Joi.string().max(MAX_NODE_ID_LENGTH).required() }),
                 query: Joi.object({
                     offset: Joi.number().integer().min(0).max(1e9).default(0),
                     limit: Joi.number().integer().min(1).max(MAX_OUTPUT_PAGE).default(DEFAULT_OUTPUT_PAGE)
@@ -199,7 +195,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
             validate: { params: runParams },
             response: { status: { 200: runDetail, 202: runDetail } },
-            plugins: { openapi: { status: 200 } }
+            plugins: { openapi: { status: 200, errors: [409] } }
         },
         handler: async (request, h) => {
             const { run, stopping } = await services.runs.cancel(accountIdOf(request), (request.params as { runId: string }).runId);

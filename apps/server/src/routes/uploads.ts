@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
@@ -5,8 +7,10 @@ import Joi from 'joi';
 import type { Context } from '../context.js';
 import { accountIdOf } from '../http/auth.js';
 import { receiveSingleFile } from '../http/multipart.js';
+import { PAGE_NOTES, pageQuery, pageResponse } from '../http/paging.js';
 import { explainPayloadErrors, formatBytes } from '../http/payload.js';
 import type { Services } from '../services/index.js';
+import type { ListQuery } from '../services/paging.js';
 import type { UploadView } from '../services/uploads.js';
 
 // Room for the multipart envelope (boundaries, part headers, small extra fields) beyond the file itself.
@@ -67,7 +71,7 @@ export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] =>
             },
             handler: async (request, h) => {
                 const accountId = accountIdOf(request);
-                const upload = await receiveSingleFile<UploadView>(request.payload as AsyncIterable<Buffer>, request.headers['content-type'] as string | undefined, {
+                const upload = await receiveSingleFile<UploadView>(request.payload as Readable, request.headers['content-type'] as string | undefined, {
                     field: 'file',
                     maxBodyBytes: limit + ENVELOPE_BYTES,
                     limits: { maxParts: 20, maxHeaderBytes: 16 * 1024, maxPartBytes: limit, tooLarge: () => Boom.entityTooLarge(tooLarge()) },
@@ -83,9 +87,11 @@ export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] =>
             options: {
                 tags: ['api', 'uploads'],
                 description: 'List uploads, newest first',
+                notes: PAGE_NOTES,
+                validate: { query: Joi.object(pageQuery) },
                 response: { status: { 200: Joi.array().items(uploadView) } }
             },
-            handler: (request) => services.uploads.list(accountIdOf(request))
+            handler: async (request, h) => pageResponse(h, request, await services.uploads.list(accountIdOf(request), request.query as ListQuery))
         },
         {
             method: 'GET',
@@ -106,7 +112,8 @@ export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] =>
                 description: 'Delete an upload and its bytes',
                 notes: 'Answers 409, naming them, while workflows of the account or runs not yet finished read the upload: they would otherwise fail later.',
                 validate: { params: uploadParams },
-                response: { status: { 204: Joi.any().empty() } }
+                response: { status: { 204: Joi.any().empty() } },
+                plugins: { openapi: { errors: [409] } }
             },
             handler: async (request, h) => {
                 await services.uploads.remove(accountIdOf(request), (request.params as { uploadId: string }).uploadId);

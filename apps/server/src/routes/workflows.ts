@@ -3,8 +3,12 @@ import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
 import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
+import { PAGE_NOTES, pageQuery, pageResponse } from '../http/paging.js';
 import { explainPayloadErrors, formatBytes } from '../http/payload.js';
+import { ownedFirst } from '../http/validation.js';
+import { withoutCredentials } from '../outbound.js';
 import type { Services } from '../services/index.js';
+import type { ListQuery } from '../services/paging.js';
 import type { WorkflowInput, WorkflowRecord } from '../services/workflows.js';
 
 export const MAX_NODES = 500;
@@ -60,7 +64,8 @@ const toDetail = (workflow: WorkflowRecord) => ({
     graph: workflow.graph,
     createdAt: workflow.createdAt.toISOString(),
     updatedAt: workflow.updatedAt.toISOString(),
-    ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {})
+    // Credentials in the URL are used when posting, never shown back.
+    ...(workflow.webhookUrl ? { webhookUrl: withoutCredentials(workflow.webhookUrl) } : {})
 });
 
 export const workflowRoutes = (services: Services): ServerRoute[] => [
@@ -91,11 +96,14 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'workflows'],
             description: 'List workflows, newest first',
+            notes: PAGE_NOTES,
+            validate: { query: Joi.object(pageQuery) },
             response: { status: { 200: Joi.array().items(listItem) } }
         },
-        handler: async (request) => {
-            const workflows = await services.workflows.list(accountIdOf(request));
-            return workflows.map((w) => ({ id: w.id, name: w.name, graph: w.graph, createdAt: w.createdAt.toISOString() }));
+        handler: async (request, h) => {
+            const page = await services.workflows.list(accountIdOf(request), request.query as ListQuery);
+            const items = page.items.map((w) => ({ id: w.id, name: w.name, graph: w.graph, createdAt: w.createdAt.toISOString() }));
+            return pageResponse(h, request, { items, next: page.next });
         }
     },
     {
@@ -122,7 +130,8 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
                 payload: Joi.object({ name, graph, webhookUrl })
                     .min(1)
                     .messages({ 'object.min': 'send at least one of name, graph, webhookUrl' }),
-                options: { abortEarly: false }
+                options: { abortEarly: false },
+                failAction: ownedFirst((request) => services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId))
             },
             response: { status: { 200: detail } }
         },

@@ -10,6 +10,7 @@ import { unfinishedRunsReadingUpload } from '../store/runs.js';
 import { type UploadRecord, uploadsStore } from '../store/uploads.js';
 import { workflowsStore } from '../store/workflows.js';
 import { CsvInspector, readCsvRows } from './csv.js';
+import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
 
 /** What the API shows of an upload. */
 export interface UploadView {
@@ -30,7 +31,8 @@ export interface IncomingFile {
 export interface UploadsService {
     /** Checks and stores a CSV while it streams in; on any problem nothing is kept. */
     create(accountId: string, file: IncomingFile): Promise<UploadView>;
-    list(accountId: string): Promise<UploadView[]>;
+    /** Newest first; `next` is the cursor of the next page. */
+    list(accountId: string, query: ListQuery): Promise<ListPage<UploadView>>;
     get(accountId: string, uploadId: string): Promise<UploadView>;
     /** 409 while a workflow of the account, or a run not yet finished, reads the upload. */
     remove(accountId: string, uploadId: string): Promise<void>;
@@ -53,7 +55,8 @@ const MAX_FILENAME_LENGTH = 255;
 const cleanFilename = (raw: string | null): string => {
     const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
     const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-    return clean === '' ? 'upload.csv' : [...clean].slice(0, MAX_FILENAME_LENGTH).join('');
+    // `.` and `..` name a directory, never a file.
+    return /^\.*$/.test(clean) ? 'upload.csv' : [...clean].slice(0, MAX_FILENAME_LENGTH).join('');
 };
 
 export const toUploadView = (upload: UploadRecord): UploadView => ({
@@ -96,8 +99,9 @@ export const createUploadsService = (ctx: Context): UploadsService => {
                 throw err;
             }
         },
-        async list(accountId) {
-            return (await uploads.list(accountId)).map(toUploadView);
+        async list(accountId, query) {
+            const page = await uploads.list(accountId, pageRequest(query));
+            return pageOut({ ...page, items: page.items.map(toUploadView) });
         },
         async get(accountId, uploadId) {
             const upload = await uploads.find(accountId, uploadId);

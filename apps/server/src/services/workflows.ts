@@ -5,6 +5,7 @@ import { type Graph, validateGraph } from '@flowctl/engine';
 
 import type { Context } from '../context.js';
 import { badRequest, type ProblemDetail } from './errors.js';
+import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
 import { newId } from '../ids.js';
 import { refusedTarget } from '../outbound.js';
 import { cancelWorkflowRuns, runsHoldingWorkflow } from '../store/runs.js';
@@ -23,7 +24,8 @@ export interface WorkflowInput {
 export interface WorkflowsService {
     create(accountId: string, input: WorkflowInput): Promise<WorkflowRecord>;
     /** Newest first. */
-    list(accountId: string): Promise<WorkflowRecord[]>;
+    /** Newest first; `next` is the cursor of the next page. */
+    list(accountId: string, query: ListQuery): Promise<ListPage<WorkflowRecord>>;
     /** The stored workflow; 404 when unknown or another account's. For the run worker too. */
     getWorkflow(accountId: string, workflowId: string): Promise<WorkflowRecord>;
     update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>): Promise<WorkflowRecord>;
@@ -103,8 +105,8 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
             const graph = await checkGraph(accountId, input.graph);
             return await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
         },
-        async list(accountId) {
-            return await workflows.list(accountId);
+        async list(accountId, query) {
+            return pageOut(await workflows.list(accountId, pageRequest(query)));
         },
         async getWorkflow(accountId, workflowId) {
             const workflow = await workflows.find(accountId, workflowId);

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { afterKeyset, KEYSET_COLUMN, KEYSET_ORDER, keysetParams, type Page, type PageRequest, toPage } from './keyset.js';
 import { prepared } from './prepared.js';
 
 export interface UploadRecord {
@@ -39,8 +40,8 @@ const toRecord = (row: UploadRow): UploadRecord => ({
 export interface UploadsStore {
     insert(upload: Omit<UploadRecord, 'createdAt'>): Promise<UploadRecord>;
     find(accountId: string, uploadId: string): Promise<UploadRecord | null>;
-    /** Newest first. */
-    list(accountId: string): Promise<UploadRecord[]>;
+    /** Newest first, one page. */
+    list(accountId: string, page: PageRequest): Promise<Page<UploadRecord>>;
     /** False when there was no such upload for this account. */
     delete(accountId: string, uploadId: string): Promise<boolean>;
     /** Which of `uploadIds` exist and belong to the account. */
@@ -64,9 +65,14 @@ export const uploadsStore = (db: Queryable): UploadsStore => ({
         const [row] = await prepared<UploadRow>(db, 'flowctl_uploads_find', `SELECT ${COLUMNS} FROM uploads WHERE id = $1 AND account_id = $2`, [uploadId, accountId]);
         return row ? toRecord(row) : null;
     },
-    async list(accountId) {
-        const rows = await prepared<UploadRow>(db, 'flowctl_uploads_list', `SELECT ${COLUMNS} FROM uploads WHERE account_id = $1 ORDER BY created_at DESC, id DESC`, [accountId]);
-        return rows.map(toRecord);
+    async list(accountId, page) {
+        const rows = await prepared<UploadRow & { keyset_at: string }>(
+            db,
+            'flowctl_uploads_listPage',
+            `SELECT ${COLUMNS}, ${KEYSET_COLUMN} FROM uploads WHERE account_id = $1 AND ${afterKeyset('$2', '$3')} ${KEYSET_ORDER} LIMIT $4`,
+            [accountId, ...keysetParams(page)]
+        );
+        return toPage(rows, page.limit, toRecord);
     },
     async delete(accountId, uploadId) {
         const rows = await prepared(db, 'flowctl_uploads_delete', 'DELETE FROM uploads WHERE id = $1 AND account_id = $2 RETURNING id', [uploadId, accountId]);

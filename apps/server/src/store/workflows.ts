@@ -1,6 +1,7 @@
 import type { Graph } from '@flowctl/engine';
 
 import type { Queryable } from './db.js';
+import { afterKeyset, KEYSET_COLUMN, KEYSET_ORDER, keysetParams, type Page, type PageRequest, toPage } from './keyset.js';
 import { prepared } from './prepared.js';
 
 export interface WorkflowRecord {
@@ -49,8 +50,8 @@ const toRecord = (row: WorkflowRow): WorkflowRecord => ({
 export interface WorkflowsStore {
     insert(workflow: Omit<WorkflowRecord, 'createdAt' | 'updatedAt'>): Promise<WorkflowRecord>;
     find(accountId: string, workflowId: string): Promise<WorkflowRecord | null>;
-    /** Newest first. */
-    list(accountId: string): Promise<WorkflowRecord[]>;
+    /** Newest first, one page. */
+    list(accountId: string, page: PageRequest): Promise<Page<WorkflowRecord>>;
     /** Null when there is no such workflow for this account. */
     update(accountId: string, workflowId: string, changes: WorkflowChanges): Promise<WorkflowRecord | null>;
     delete(accountId: string, workflowId: string): Promise<boolean>;
@@ -73,9 +74,14 @@ export const workflowsStore = (db: Queryable): WorkflowsStore => ({
         const [row] = await prepared<WorkflowRow>(db, 'flowctl_workflows_find', `SELECT ${COLUMNS} FROM workflows WHERE id = $1 AND account_id = $2`, [workflowId, accountId]);
         return row ? toRecord(row) : null;
     },
-    async list(accountId) {
-        const rows = await prepared<WorkflowRow>(db, 'flowctl_workflows_list', `SELECT ${COLUMNS} FROM workflows WHERE account_id = $1 ORDER BY created_at DESC, id DESC`, [accountId]);
-        return rows.map(toRecord);
+    async list(accountId, page) {
+        const rows = await prepared<WorkflowRow & { keyset_at: string }>(
+            db,
+            'flowctl_workflows_listPage',
+            `SELECT ${COLUMNS}, ${KEYSET_COLUMN} FROM workflows WHERE account_id = $1 AND ${afterKeyset('$2', '$3')} ${KEYSET_ORDER} LIMIT $4`,
+            [accountId, ...keysetParams(page)]
+        );
+        return toPage(rows, page.limit, toRecord);
     },
     async update(accountId, workflowId, changes) {
         // One statement whatever changed: a key left out keeps its column ($n IS NULL means "not given").

@@ -1,7 +1,7 @@
 import type { BackoffStrategy } from 'agenda';
 import type { Logger } from 'pino';
 
-import { outboundFetch, privateAddressRefusal } from '../outbound.js';
+import { outboundFetch, privateAddressRefusal, splitCredentials } from '../outbound.js';
 import { signWebhook, webhookSecret } from '../services/webhooks.js';
 import type { Queryable } from '../store/db.js';
 import { getWebhookRun } from '../store/runs.js';
@@ -41,9 +41,11 @@ export const deliverWebhook = async (env: WebhookEnv, runId: string, attempt: nu
     });
     let status: number;
     try {
-        const res = await outboundFetch(env.allowPrivateNetwork)(run.webhook_url, {
+        const target = splitCredentials(run.webhook_url);
+        const res = await outboundFetch(env.allowPrivateNetwork)(target.url, {
             method: 'POST',
             headers: {
+                ...(target.authorization ? { authorization: target.authorization } : {}),
                 'content-type': 'application/json',
                 'user-agent': 'flowctl-webhook/1',
                 'x-flowctl-event': 'run.completed',

@@ -1,4 +1,4 @@
 export { collectDriveFileIds, collectUploadIds, dataSourceNodes } from './nodes.js';
 export { type OutputKind, templateOutputs } from './outputs.js';
 export { type GraphPlan, planGraph } from './plan.js';
-export { type GraphValidation, validateGraph } from './validate.js';
+export { type GraphValidation, MAX_NODE_ID_LENGTH, validateGraph } from './validate.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphProblem } from '../types.js';
 import { chain, filter, output, pipeline, source, trigger } from './fixtures.test-helpers.js';
-import { MAX_GRAPH_FILTER_TEXT, validateGraph } from './validate.js';
+import { MAX_GRAPH_FILTER_TEXT, MAX_NODE_ID_LENGTH, validateGraph } from './validate.js';
 
 function problems(input: unknown): GraphProblem[] {
     const result = validateGraph(input);
@@ -104,6 +104,17 @@ describe('validateGraph: shape', () => {
         });
         expect(found.find((p) => p.path === 'nodes[4].data')?.message).toMatch(/needs 'data'/);
         expect(found.find((p) => p.path === 'nodes[5].data')?.message).toBe("'data' must be an object");
+    });
+
+    it('rejects node ids longer than MAX_NODE_ID_LENGTH, and takes one of exactly that length', () => {
+        const long = 'n'.repeat(MAX_NODE_ID_LENGTH + 1);
+        expect(problems({ nodes: [trigger(), source(long)], edges: [{ source: 'start', target: long }] })).toContainEqual({
+            nodeId: null,
+            path: 'nodes[1].id',
+            message: `node id is ${MAX_NODE_ID_LENGTH + 1} characters long; at most ${MAX_NODE_ID_LENGTH}`
+        });
+        const exact = 'n'.repeat(MAX_NODE_ID_LENGTH);
+        expect(validateGraph({ nodes: [trigger(), source(exact)], edges: [{ source: 'start', target: exact }] }).ok).toBe(true);
     });
 
     it('rejects duplicate, empty and unusable ids', () => {

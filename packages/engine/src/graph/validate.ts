@@ -14,6 +14,8 @@ import { emptyIndexedGraph, findCycles, type IndexedGraph, reachableFrom, topolo
 export type GraphValidation = { ok: true; graph: Graph } | { ok: false; problems: GraphProblem[] };
 
 const MAX_SUGGESTIONS = 50;
+/** Longest node id: the API's node-output route takes ids up to this length too. */
+export const MAX_NODE_ID_LENGTH = 200;
 /**
  * jsep parses a few million characters a second, so the filter text of one graph is capped to keep
  * validation well under a second; real workflows use a tiny fraction of this.
@@ -143,6 +145,10 @@ class Validator {
         const path = `nodes[${i}].id`;
         if (typeof id !== 'string' || id === '') {
             this.report(null, path, `each node needs an 'id': a non-empty string, got ${show(id)}`);
+            return null;
+        }
+        if (id.length > MAX_NODE_ID_LENGTH) {
+            this.report(null, path, `node id is ${id.length} characters long; at most ${MAX_NODE_ID_LENGTH}`);
             return null;
         }
         const first = this.byId.get(id);

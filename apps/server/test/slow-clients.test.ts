@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createAccount, type TestAccount } from './fixtures.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { type RawRequest, rawRequest } from './raw-http.js';
+import { storedBlobFiles, uploadCsv } from './upload-fixtures.js';
+
+const BOUNDARY = 'flowctl-slow-boundary';
+const partHead = (filename = 'data.csv') =>
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`;
+const multipart = `multipart/form-data; boundary=${BOUNDARY}`;
+
+/** Chunked transfer-encoding frame of one chunk. */
+const frame = (data: string | Buffer) => Buffer.concat([Buffer.from(`${Buffer.byteLength(data).toString(16)}\r\n`), Buffer.from(data), Buffer.from('\r\n')]);
+
+const nested = (depth: number) => `${'{"a":['.repeat(depth)}1${']}'.repeat(depth)}`;
+
+describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES = 64 KiB)', () => {
+    let t: TestServer;
+    let account: TestAccount;
+    let auth: Record<string, string>;
+    beforeAll(async () => {
+        t = await startTestServer({ config: { bodyTimeoutSeconds: 1, maxUploadBytes: 64 * 1024 } });
+        account = await createAccount(t);
+        auth = account.headers;
+    });
+    afterAll(() => t.close());
+
+    /** A raw request whose answer is checked against /openapi.json like every other. */
+    const send = async (request: RawRequest) => {
+        const res = await rawRequest(t.url, request);
+        t.contract.check({ method: request.method, url: request.path, status: res.status, headers: res.headers, body: res.body });
+        return res;
+    };
+
+    it('answers 408 when a JSON body stops arriving', async () => {
+        const res = await send({
+            method: 'POST',
+            path: '/api/workflows',
+            headers: { ...auth, 'content-type': 'application/json', 'content-length': '200' },
+            chunks: ['{"name": "half a bo']
+        });
+        expect(res.status).toBe(408);
+        expect(res.json.message).toMatch(/body stopped arriving/);
+    });
+
+    it('answers 408 when an upload stops arriving mid-file, and keeps nothing', async () => {
+        const res = await send({
+            method: 'POST',
+            path: '/api/uploads',
+            headers: { ...auth, 'content-type': multipart, 'content-length': '5000' },
+            chunks: [partHead(), 'a,b\n1,2\n']
+        });
+        expect(res.status).toBe(408);
+        expect(res.json.message).toMatch(/body stopped arriving/);
+        expect(await storedBlobFiles(t)).toEqual([]);
+    });
+
+    it('answers 413 from the declared Content-Length alone, before any body is sent', async () => {
+        const json = await send({
+            method: 'POST',
+            path: '/api/workflows',
+            headers: { ...auth, 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) }
+        });
+        expect(json.status).toBe(413);
+        expect(json.json.message).toMatch(/larger than/);
+
+        const upload = await send({
+            method: 'POST',
+            path: '/api/uploads',
+            headers: { ...auth, 'content-type': multipart, 'content-length': String(10 * 1024 * 1024) }
+        });
+        expect(upload.status).toBe(413);
+        expect(upload.json.message).toMatch(/upload limit of 64 KiB/);
+    });
+
+    it('answers 413 as soon as a chunked upload passes MAX_UPLOAD_BYTES, while the client is still sending', async () => {
+        const row = `${'x'.repeat(1023)}\n`;
+        const res = await send({
+            method: 'POST',
+            path: '/api/uploads',
+            headers: { ...auth, 'content-type': multipart, 'transfer-encoding': 'chunked' },
+            // 80 KiB of file and no end: the client would go on sending.
+            chunks: [frame(partHead()), frame('value\n'), ...Array.from({ length: 80 }, () => frame(row))]
+        });
+        expect(res.status).toBe(413);
+        expect(res.json.message).toMatch(/upload limit of 64 KiB/);
+        expect(await storedBlobFiles(t)).toEqual([]);
+    });
+
+    it('answers 400 to JSON nested deeper than 64 levels, and accepts less', async () => {
+        const deep = await t.request({ method: 'POST', url: '/api/workflows', headers: { ...auth, 'content-type': 'application/json' }, payload: nested(10_000) });
+        expect(deep.statusCode).toBe(400);
+        expect(deep.json.message).toBe('The JSON body is nested deeper than 64 levels: flatten it.');
+
+        // 63 levels: past the depth check, on to ordinary validation.
+        const fine = await t.request({ method: 'POST', url: '/api/workflows', headers: { ...auth, 'content-type': 'application/json' }, payload: `{"name": ${nested(31)}}` });
+        expect(fine.statusCode).toBe(400);
+        expect(fine.json.message).toMatch(/'name' must be a string/);
+    });
+
+    it('never keeps path segments or dot-names from an upload filename, and caps its length', async () => {
+        const cases: [string, string][] = [
+            ['../../etc/passwd.csv', 'passwd.csv'],
+            ['..\\..\\windows\\evil.csv', 'evil.csv'],
+            ['..', 'upload.csv'],
+            ['sub/..', 'upload.csv'],
+            [`${'n'.repeat(400)}.csv`, 'n'.repeat(255)]
+        ];
+        for (const [given, kept] of cases) {
+            const res = await uploadCsv(t, account, 'a\n1\n', { filename: given });
+            expect(res.status).toBe(201);
+            expect(res.json.filename).toBe(kept);
+        }
+    });
+});
