@@ -26,6 +26,7 @@ export const HEADERS = {
     link: stringHeader('`<…>; rel="next"`: the address of the next page, absent on the last one'),
     retryAfter: integerHeader('Seconds to wait before retrying'),
     location: stringHeader('Where to go next'),
+    etag: stringHeader('Version of this answer: send it back as If-None-Match to be answered 304 while nothing changed'),
     rateLimit: {
         'RateLimit-Limit': integerHeader('Requests allowed in the window'),
         'RateLimit-Remaining': integerHeader('Requests left in the window'),
@@ -44,7 +45,11 @@ export interface ResponseTraits {
     restrictsType: boolean;
     /** The route pages with a Link header. */
     paged: boolean;
+    /** The route answers 304 to If-None-Match. */
+    conditional: boolean;
     extraErrors: number[];
+    /** Types of the route's answers besides JSON (its error pages too, e.g. an HTML page for a browser). */
+    produces?: string[];
 }
 
 /** Headers every response of the route may carry. */
@@ -83,7 +88,10 @@ export const errorResponses = (traits: ResponseTraits): Record<string, unknown> 
         responses[String(code)] = {
             description: ERROR_TEXT[code] ?? 'Error',
             headers: code === 429 || code === 503 ? { ...headers, 'Retry-After': HEADERS.retryAfter } : headers,
-            content: { 'application/json': { schema: ERROR_REF } }
+            content: {
+                'application/json': { schema: ERROR_REF },
+                ...Object.fromEntries((traits.produces ?? []).map((type) => [type, { schema: { type: 'string' } }]))
+            }
         };
     }
 
@@ -92,7 +100,15 @@ export const errorResponses = (traits: ResponseTraits): Record<string, unknown> 
 
 /** A success response: JSON with `schema`, another type, a redirect, or no content (204). */
 export const successResponse = (code: number, traits: ResponseTraits, body: { schema?: Record<string, unknown>; produces?: string[] }): Record<string, unknown> => {
-    const headers: Record<string, unknown> = { ...commonHeaders(traits), ...(traits.paged && code === 200 ? { Link: HEADERS.link } : {}) };
+    const headers: Record<string, unknown> = {
+        ...commonHeaders(traits),
+        ...(traits.paged && code === 200 ? { Link: HEADERS.link } : {}),
+        ...(traits.conditional && code === 200 ? { ETag: HEADERS.etag } : {})
+    };
+    if (code === 304) {
+        return { description: 'Not modified: nothing changed since the ETag sent as If-None-Match', headers: { ...headers, ETag: HEADERS.etag } };
+    }
+
     if (code >= 300 && code < 400) {
         return { description: 'Redirect', headers: { ...headers, Location: { ...HEADERS.location, required: true } } };
     }

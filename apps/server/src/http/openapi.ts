@@ -172,7 +172,9 @@ const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSche
         takesBody: !['get', 'head'].includes(route.method),
         restrictsType: Boolean(op.requestBody) || settings.payload?.allow !== undefined,
         paged: Boolean(query.properties && ('cursor' in query.properties || 'offset' in query.properties)),
-        extraErrors: hints.errors ?? []
+        conditional: params.some((param) => param.name.toLowerCase() === 'if-none-match'),
+        extraErrors: hints.errors ?? [],
+        ...(hints.produces ? { produces: hints.produces } : {})
     };
 
     const responses: Record<string, unknown> = {};
@@ -184,6 +186,10 @@ const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSche
     if (!Object.keys(responses).some((code) => /^[23]/.test(code))) {
         const schema = isJoi(settings.response?.schema) ? toSchema(settings.response.schema, components) : undefined;
         responses[successCode] = successResponse(Number(successCode), traits, { schema, produces: hints.produces });
+    }
+
+    if (traits.conditional) {
+        responses['304'] = successResponse(304, traits, {});
     }
 
     Object.assign(responses, errorResponses(traits));
