@@ -86,7 +86,7 @@ const waitReady = async (url, child, output) => {
  * Starts `apps/server/dist/main.js` on a fresh data directory (and, for 'postgres', a fresh database
  * that stop() drops). Returns null, after printing a note, when 'postgres' is asked for and none answers.
  */
-export const startServer = async ({ store = 'embedded', env = {} } = {}) => {
+export const startServer = async ({ store = 'embedded', env = {}, args = [] } = {}) => {
     if (!Fs.existsSync(mainJs)) {
         throw new Error(`${mainJs} is missing: run \`npm run build\` first`);
     }
@@ -115,11 +115,14 @@ export const startServer = async ({ store = 'embedded', env = {} } = {}) => {
         childEnv.DATABASE_URL = database.url;
     }
 
-    const child = spawn(process.execPath, [mainJs], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = [];
-    child.stdout.on('data', (chunk) => output.push(chunk.toString()));
-    child.stderr.on('data', (chunk) => output.push(chunk.toString()));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const launch = () => {
+        const started = spawn(process.execPath, [mainJs, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+        started.stdout.on('data', (chunk) => output.push(chunk.toString()));
+        started.stderr.on('data', (chunk) => output.push(chunk.toString()));
+        return { child: started, exited: new Promise((resolve) => started.once('exit', resolve)) };
+    };
+    let { child, exited } = launch();
     const url = `http://127.0.0.1:${port}`;
 
     const cleanup = async () => {
@@ -139,8 +142,21 @@ export const startServer = async ({ store = 'embedded', env = {} } = {}) => {
     return {
         url,
         dataDir,
-        pid: child.pid,
+        get pid() {
+            return child.pid;
+        },
         store,
+        /** The database this server uses (PostgreSQL only), for other processes to share. */
+        databaseUrl: database?.url ?? null,
+        /** The environment the server runs with, for other processes to share. */
+        env: childEnv,
+        /** Kills the process with `signal` and starts it again on the same data; resolves once it is ready. */
+        async restart(signal = 'SIGTERM') {
+            child.kill(signal);
+            await exited;
+            ({ child, exited } = launch());
+            await waitReady(url, child, output);
+        },
         /** Server log lines so far (LOG_LEVEL=warn unless env says otherwise). */
         output,
         rssBytes() {
