@@ -11,7 +11,7 @@ import { SMTPServer } from 'smtp-server';
 
 import { jsonRequest, startServer } from './lib/server.mjs';
 
-const KILLS = Number(process.env.CRASH_KILLS || 20);
+const KILLS = 20;
 const ROWS = 400;
 const TARGETS = { duplicatesPerStore: 2, takeoverMedianMs: 5000 };
 const DOMAIN = 'crash.bench.test';
