@@ -70,6 +70,10 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
             });
             stream.on('end', async () => {
                 attempts++;
+                if (drop) {
+                    return;
+                }
+
                 if (failing.count > 0) {
                     failing.count--;
                     return callback(refuse('try again later', failing.code));
