@@ -21,6 +21,8 @@ const PROGRESS_EVERY = 100;
 export interface WorkerEnv {
     db: Db;
     mailer: Mailer;
+    /** E-mails one run has in flight at most (SMTP_CONNECTIONS). */
+    mailConcurrency: number;
     log: Logger;
     queue: RunQueue;
     deps: RunDeps;
@@ -124,7 +126,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
 
     const lastProgress = new Map<string, number>();
     const ports = createPorts(
-        { db: env.db, mailer: env.mailer, deps: env.deps, log },
+        { db: env.db, mailer: env.mailer, mailConcurrency: env.mailConcurrency, deps: env.deps, log },
         {
             id: run.id,
             accountId: run.account_id,

@@ -17,6 +17,7 @@ export interface RunDeps {
 export interface PortsEnv {
     db: Queryable;
     mailer: Mailer;
+    mailConcurrency: number;
     deps: RunDeps;
     log: Logger;
 }
@@ -43,15 +44,23 @@ export interface RunPorts extends Ports {
 /**
  * The engine's side effects for one run: upload rows, model calls, and exactly-once e-mail.
  *
- * E-mails go out one at a time, and each is recorded (run, node, element index) before the next
- * can be accepted by the server: the next message is composed and addressed while the previous
- * record is written, but its data is sent only once that write committed. A worker that dies
- * thus leaves at most the one message the server was accepting unrecorded, as with strict turns.
+ * E-mails go out `mailConcurrency` at a time, as if over that many lanes, and each is recorded (run,
+ * node, element index) before its lane's next one can be accepted by the server: the next message
+ * is composed and addressed while the previous record is written, but its data is sent only once
+ * that write committed. A worker that dies thus leaves at most one message per lane, the one the
+ * server was accepting, unrecorded. Temporary SMTP failures are retried; a cancel (the port's
+ * signal) stops a message under way.
  */
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const delivered = new Map<string, Promise<Set<number>>>();
-    /** The record of the last accepted e-mail; it rejects if the write failed. */
-    let recorded: Promise<void> = Promise.resolve();
+    /**
+     * Per idle lane, the record of its last accepted e-mail (rejecting if the write failed). A send
+     * takes one (or starts a new lane) and puts back its own; there are never more lanes than
+     * sends in flight at once.
+     */
+    const lanes: Promise<void>[] = [];
+    const records = new Set<Promise<void>>();
+    let unrecorded: Error | null = null;
     const sent = new Map<string, number>();
     let settings: Promise<AiEndpoint> | null = null;
 
@@ -93,7 +102,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             return complete(await settings, request, ctx.signal);
         },
 
-        async sendMail(message, key) {
+        async sendMail(message, key, ctx) {
             const done = await deliveredFor(key.nodeId);
             if (done.has(key.index)) {
                 count(key.nodeId);
@@ -102,19 +111,42 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
 
             // A worker that may have lost its lease must not send: the new holder will.
             await run.lease.ensureLive();
-            const { messageId } = await env.mailer.send({ to: message.to, subject: message.subject, text: message.body }, { after: recorded });
-            recorded = recordDelivery(env.db, run.id, key.nodeId, key.index, messageId).catch((err: Error) => {
+            const after = lanes.pop() ?? Promise.resolve();
+            let messageId: string;
+            try {
+                ({ messageId } = await env.mailer.send(
+                    { to: message.to, subject: message.subject, text: message.body },
+                    { after, signal: ctx.signal, retry: true }
+                ));
+            } catch (err) {
+                // Not sent: the lane's previous record is still the one to wait for.
+                lanes.push(after);
+                throw err;
+            }
+
+            const recorded = recordDelivery(env.db, run.id, key.nodeId, key.index, messageId).catch((err: Error) => {
                 env.log.error({ err, runId: run.id, nodeId: key.nodeId, index: key.index, messageId }, 'e-mail sent but its delivery not recorded');
                 const error = new Error(`an e-mail was sent but its delivery could not be recorded, so the run stops: ${err.message}`);
+                unrecorded ??= error;
                 run.fail(error);
                 throw error;
             });
-            // Observed here so a failure is never unhandled; the next send and settle() see it too.
+            // Observed here so a failure is never unhandled; the lane's next send and settle() see it too.
             recorded.catch(() => {});
+            records.add(recorded);
+            recorded.finally(() => records.delete(recorded)).catch(() => {});
+            lanes.push(recorded);
             done.add(key.index);
             count(key.nodeId);
         },
 
-        settle: () => recorded
+        mailConcurrency: env.mailConcurrency,
+
+        settle: async () => {
+            await Promise.allSettled([...records]);
+            if (unrecorded) {
+                throw unrecorded;
+            }
+        }
     };
 };
