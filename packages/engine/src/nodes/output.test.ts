@@ -191,7 +191,7 @@ describe('OUTPUT', () => {
             };
             const running = executeRun(mailGraph(), { ports, signal: controller.signal });
             while (waiting.length < 4) await new Promise((resolve) => setImmediate(resolve));
-            waiting.splice(0, 2).forEach((go) => go());
+            for (const go of waiting.splice(0, 2)) go();
             while (waiting.length < 4) await new Promise((resolve) => setImmediate(resolve));
             controller.abort();
             const outcome = await running;
