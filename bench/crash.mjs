@@ -48,6 +48,8 @@ const startSink = async () => {
             });
         }
     });
+    // A killed worker resets its connections: expected here.
+    server.on('error', () => {});
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
         url: `smtp://127.0.0.1:${server.server.address().port}`,

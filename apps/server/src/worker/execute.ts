@@ -21,6 +21,8 @@ export const MAX_TAKEOVERS = 3;
 export interface WorkerEnv {
     db: Db;
     mailer: Mailer;
+    /** E-mails one run has in flight at most (SMTP_CONNECTIONS). */
+    mailConcurrency: number;
     log: Logger;
     queue: RunQueue;
     deps: RunDeps;
@@ -168,7 +170,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     env.metrics.running.inc();
 
     const ports = createPorts(
-        { db: env.db, mailer: env.mailer, deps: env.deps, log, messageDomain: env.messageDomain },
+        { db: env.db, mailer: env.mailer, mailConcurrency: env.mailConcurrency, deps: env.deps, log, messageDomain: env.messageDomain },
         {
             id: run.id,
             originRunId: retryRows?.[0]?.origin_run_id ?? run.id,

@@ -19,6 +19,7 @@ export interface RunDeps {
 export interface PortsEnv {
     db: Queryable;
     mailer: Mailer;
+    mailConcurrency: number;
     deps: RunDeps;
     log: Logger;
     /** Right-hand side of the Message-IDs (the domain of MAIL_FROM). */
@@ -142,6 +143,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'SENT', error: null, content: null });
             count(key.nodeId);
         },
+
+        mailConcurrency: env.mailConcurrency,
 
         settle: () => log.settle()
     };
