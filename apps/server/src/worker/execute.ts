@@ -92,6 +92,8 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     }
 
     const controller = new AbortController();
+    /** Interrupts e-mails under way: on cancel or a lost lease, but not at shutdown, which lets them finish. */
+    const sends = new AbortController();
     let reason: StopReason | null = null;
     const writer = new NodeWriter(
         (rows) => saveNodeStates(env.db, run.id, run.workflow_id, lease.token, rows),
@@ -103,6 +105,10 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
             reason = why;
             if (why !== 'cancel') {
                 writer.freeze();
+            }
+
+            if (why !== 'shutdown') {
+                sends.abort();
             }
 
             controller.abort();
@@ -132,6 +138,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
             accountId: run.account_id,
             lease,
             resumed,
+            signal: sends.signal,
             onSent(nodeId, sent) {
                 env.metrics.emailsSent.inc();
                 const now = performance.now();

@@ -28,6 +28,8 @@ export interface PortsRun {
     lease: Lease;
     /** True when an earlier attempt may have sent e-mails already. */
     resumed: boolean;
+    /** Aborting stops the e-mails under way (the engine's own signal only stops starting new ones). */
+    signal: AbortSignal;
     /** Called after each accepted e-mail with the node's running total. */
     onSent(nodeId: string, sent: number): void;
     /** Stops the run when its deliveries can no longer be recorded. */
@@ -48,8 +50,8 @@ export interface RunPorts extends Ports {
  * node, element index) before its lane's next one can be accepted by the server: the next message
  * is composed and addressed while the previous record is written, but its data is sent only once
  * that write committed. A worker that dies thus leaves at most one message per lane, the one the
- * server was accepting, unrecorded. Temporary SMTP failures are retried; a cancel (the port's
- * signal) stops a message under way.
+ * server was accepting, unrecorded. Temporary SMTP failures are retried; a cancel stops a message
+ * under way.
  */
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const delivered = new Map<string, Promise<Set<number>>>();
@@ -102,7 +104,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             return complete(await settings, request, ctx.signal);
         },
 
-        async sendMail(message, key, ctx) {
+        async sendMail(message, key) {
             const done = await deliveredFor(key.nodeId);
             if (done.has(key.index)) {
                 count(key.nodeId);
@@ -116,7 +118,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             try {
                 ({ messageId } = await env.mailer.send(
                     { to: message.to, subject: message.subject, text: message.body },
-                    { after, signal: ctx.signal, retry: true }
+                    { after, signal: run.signal, retry: true }
                 ));
             } catch (err) {
                 // Not sent: the lane's previous record is still the one to wait for.
