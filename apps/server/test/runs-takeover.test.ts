@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { loadConfig } from '../src/config.js';
 import { MAX_TAKEOVERS } from '../src/worker/execute.js';
 import { createAccount } from './fixtures.js';
 import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
@@ -16,7 +17,9 @@ describe('runs: takeover, stalls and live figures', () => {
 
     beforeAll(async () => {
         smtp = await startGatedSmtp();
-        t = await startTestServer({ config: { smtpUrl: smtp.url, runLeaseMs: 1000, runNoProgressMs: 1500 } });
+        // One e-mail at a time, so that holding one holds the run.
+        const oneAtATime = { ...loadConfig({}).smtp, connections: 1 };
+        t = await startTestServer({ config: { smtpUrl: smtp.url, smtp: oneAtATime, runLeaseMs: 1000, runNoProgressMs: 1500 } });
         api = runsApi(t, await createAccount(t));
     });
     afterAll(async () => {

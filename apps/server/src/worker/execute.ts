@@ -121,7 +121,8 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     }
 
     const controller = new AbortController();
-    const interrupt = new AbortController();
+    /** Interrupts e-mails under way: on cancel or a lost lease, but not at shutdown, which lets them finish. */
+    const sends = new AbortController();
     let reason: StopReason | null = null;
     const writer = new NodeWriter(
         (rows) => saveNodeStates(env.db, run.id, run.workflow_id, lease.token, rows),
@@ -135,8 +136,8 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
                 writer.freeze();
             }
 
-            if (why === 'cancel' || why === 'stalled') {
-                interrupt.abort();
+            if (why !== 'shutdown') {
+                sends.abort();
             }
 
             controller.abort();
@@ -178,7 +179,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
             accountId: run.account_id,
             lease,
             resumed,
-            interrupt: interrupt.signal,
+            signal: sends.signal,
             onSent(nodeId, sent) {
                 env.metrics.emailsSent.inc();
                 // Every count goes to the writer, which coalesces them: the live figure lags by one flush at most.
