@@ -10,7 +10,7 @@ import { newsletter, runsApi } from './run-fixtures.js';
 // A worker that dies is simulated in-process: its lease row disappears (as if it had expired), so its
 // next write is refused by the fence and another drain takes the run over. Process kills are in crash.test.ts.
 
-describe('runs: takeover, stalls and live figures', () => {
+describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
     let smtp: GatedSmtp;
     let t: TestServer;
     let api: ReturnType<typeof runsApi>;
@@ -19,7 +19,7 @@ describe('runs: takeover, stalls and live figures', () => {
         smtp = await startGatedSmtp();
         // One e-mail at a time, so that holding one holds the run.
         const oneAtATime = { ...loadConfig({}).smtp, connections: 1 };
-        t = await startTestServer({ config: { smtpUrl: smtp.url, smtp: oneAtATime, runLeaseMs: 1000, runNoProgressMs: 1500 } });
+        t = await startTestServer({ config: { smtpUrl: smtp.url, smtp: oneAtATime, runLeaseMs: 1000 } });
         api = runsApi(t, await createAccount(t));
     });
     afterAll(async () => {
@@ -78,22 +78,31 @@ describe('runs: takeover, stalls and live figures', () => {
     });
 
     it('fails a run that holds its lease but makes no progress, instead of leaving it RUNNING', async () => {
+        // Its own server: a short RUN_NO_PROGRESS_MS would fail the other tests' held runs too.
+        const stalling = await startTestServer({
+            config: { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 1 }, runLeaseMs: 1000, runNoProgressMs: 3000 }
+        });
+        const own = runsApi(stalling, await createAccount(stalling));
+        const csv = ['name,email,age,city', ...Array.from({ length: 5 }, (_, i) => `P${i},stall${i}@takeover.example.test,${30 + i},Faro`)].join('\n');
+        const workflowId = await own.workflow(newsletter(await own.upload(csv), 'age > 0'));
         const base = smtp.accepted.length;
         // The third e-mail is never answered: the send hangs, the lease is still renewed.
-        const workflowId = await workflow('stall', 5);
-        const { runId, held } = await runUntilHeld(workflowId, base + 3);
+        const third = smtp.holdAt(base + 3);
+        const runId = await own.enqueue(workflowId);
+        const held = await third;
         try {
-            const run = await api.waitFor(runId);
+            const run = await own.waitFor(runId, undefined, 60_000);
             expect(run.status).toBe('FAILED');
             expect(run.error).toMatch(/^the run made no progress for \d+ s \(no e-mail answered, no node finished\), so it was stopped$/);
             expect(run.result.emailsSent).toBe(2);
-            expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', error: run.error });
+            expect(own.node(run, 'send')).toMatchObject({ status: 'FAILED', error: run.error });
 
             // The workflow is free again: its next run starts and ends.
             held.answer(false);
-            expect((await api.run(workflowId)).result.emailsSent).toBe(5);
+            expect((await own.run(workflowId)).result.emailsSent).toBe(5);
         } finally {
             held.answer(false);
+            await stalling.close();
         }
     });
 });
