@@ -32,16 +32,16 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         return api.workflow(newsletter(await api.upload(csv), 'age > 0'));
     };
 
-    /** Starts a run and returns once the `nth` e-mail of the SMTP server's whole life is held. */
+    /** Starts a run and returns once the `nth` e-mail from now is held. */
     const runUntilHeld = async (workflowId: string, nth: number) => {
-        const held = smtp.holdAt(nth);
+        const held = smtp.holdAt(smtp.received + nth);
         const runId = await api.enqueue(workflowId);
         return { runId, held: await held };
     };
 
     it('shows e-mails sent so far while the run waits on the mail server', async () => {
         const base = smtp.accepted.length;
-        const { runId, held } = await runUntilHeld(await workflow('live', 6), base + 4);
+        const { runId, held } = await runUntilHeld(await workflow('live', 6), 4);
         const live = await api.waitFor(runId, (run) => run.result.emailsSent === 3);
         expect(live.status).toBe('RUNNING');
         expect(api.node(live, 'send')).toMatchObject({ status: 'RUNNING', output: { emailsSent: 3 } });
@@ -51,25 +51,31 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
 
     it(`fails a run taken over ${MAX_TAKEOVERS} times, still counting the e-mails it sent`, async () => {
         const base = smtp.accepted.length;
-        const { runId, held } = await runUntilHeld(await workflow('max', 8), base + 5);
+        const { runId, held } = await runUntilHeld(await workflow('max', 8), 5);
+        // The fifth is accepted; the worker "dies" while the sixth waits.
+        const sixth = smtp.holdAt(smtp.received + 1);
+        held.answer(true);
+        const next = await sixth;
         await t.app.ctx.db.query('UPDATE runs SET takeovers = $2 WHERE id = $1', [runId, MAX_TAKEOVERS]);
         await t.app.ctx.db.query('DELETE FROM workflow_leases');
-        held.answer(true);
+        next.answer(false);
 
         const run = await api.waitFor(runId);
         expect(run.status).toBe('FAILED');
         expect(run.error).toMatch(/^the run was interrupted 4 times/);
         expect(smtp.accepted.length - base).toBe(5);
         expect(run.result.emailsSent).toBe(5);
-        expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', error: 'interrupted: the worker running this node stopped' });
     });
 
     it('counts the e-mails sent by a run cancelled while its worker was gone', async () => {
         const base = smtp.accepted.length;
-        const { runId, held } = await runUntilHeld(await workflow('cancel', 8), base + 3);
+        const { runId, held } = await runUntilHeld(await workflow('cancel', 8), 3);
+        const fourth = smtp.holdAt(smtp.received + 1);
+        held.answer(true);
+        const next = await fourth;
         await t.app.ctx.db.query('DELETE FROM workflow_leases');
         await t.app.ctx.db.query('UPDATE runs SET cancel_requested_at = now() WHERE id = $1', [runId]);
-        held.answer(true);
+        next.answer(false);
 
         const run = await api.waitFor(runId);
         expect(run.status).toBe('CANCELLED');
@@ -87,7 +93,7 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         const workflowId = await own.workflow(newsletter(await own.upload(csv), 'age > 0'));
         const base = smtp.accepted.length;
         // The third e-mail is never answered: the send hangs, the lease is still renewed.
-        const third = smtp.holdAt(base + 3);
+        const third = smtp.holdAt(smtp.received + 3);
         const runId = await own.enqueue(workflowId);
         const held = await third;
         try {

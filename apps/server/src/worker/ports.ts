@@ -134,7 +134,11 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             try {
                 await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, { retry: true, signal: run.signal });
             } catch (err) {
-                log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                // A send given up under way (cancel, lost lease) may still have been accepted: its outcome stays unknown.
+                if (!run.signal.aborted) {
+                    log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                }
+
                 throw err;
             } finally {
                 run.onProgress();
