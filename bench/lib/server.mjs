@@ -61,7 +61,8 @@ const createDatabase = async (adminUrl) => {
 };
 
 const waitReady = async (url, child, output) => {
-    const deadline = Date.now() + 60_000;
+    // Generous: on a loaded machine the embedded store alone can take a minute to open and migrate.
+    const deadline = Date.now() + 180_000;
     while (Date.now() < deadline) {
         if (child.exitCode !== null) {
             throw new Error(`server exited with code ${child.exitCode}:\n${output.join('')}`);
@@ -79,7 +80,7 @@ const waitReady = async (url, child, output) => {
         await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
-    throw new Error(`server not ready within 60 s:\n${output.join('')}`);
+    throw new Error(`server not ready within 180 s:\n${output.join('')}`);
 };
 
 /**
