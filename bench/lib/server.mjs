@@ -61,6 +61,7 @@ const createDatabase = async (adminUrl) => {
 };
 
 const waitReady = async (url, child, output) => {
+    // Generous: on a loaded machine the embedded store alone can take a minute to open and migrate.
     const deadline = Date.now() + 180_000;
     while (Date.now() < deadline) {
         if (child.exitCode !== null) {

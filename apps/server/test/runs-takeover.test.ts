@@ -40,7 +40,7 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
     };
 
     it('shows e-mails sent so far while the run waits on the mail server', async () => {
-        const base = smtp.accepted.length;
+        const _base = smtp.accepted.length;
         const { runId, held } = await runUntilHeld(await workflow('live', 6), 4);
         const live = await api.waitFor(runId, (run) => run.result.emailsSent === 3);
         expect(live.status).toBe('RUNNING');
@@ -91,7 +91,7 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         const own = runsApi(stalling, await createAccount(stalling));
         const csv = ['name,email,age,city', ...Array.from({ length: 5 }, (_, i) => `P${i},stall${i}@takeover.example.test,${30 + i},Faro`)].join('\n');
         const workflowId = await own.workflow(newsletter(await own.upload(csv), 'age > 0'));
-        const base = smtp.accepted.length;
+        const _base = smtp.accepted.length;
         // The third e-mail is never answered: the send hangs, the lease is still renewed.
         const third = smtp.holdAt(smtp.received + 3);
         const runId = await own.enqueue(workflowId);
