@@ -1,9 +1,8 @@
 // Runs through the built server, on the embedded store and on PostgreSQL: enqueue throughput and
 // latency, enqueue-to-RUNNING pickup latency (from the run's own timestamps, both taken by the
 // database clock), and e-mail throughput of one 10,000-row run into a local SMTP sink.
-import { SMTPServer } from 'smtp-server';
-
-import { jsonRequest, startServer } from './lib/server.mjs';
+import { startServer } from './lib/server.mjs';
+import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
 const TARGETS = { enqueuesPerSecond: 300, pickupP50Ms: 50, emailsPerSecond: 500 };
 
@@ -13,67 +12,6 @@ const PICKUPS = 200;
 const EMAIL_ROWS = 10_000;
 
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
-
-/**
- * An SMTP server that accepts and counts, nothing more, so it is never the bottleneck. It keeps
- * the text of sign-up e-mails only, for the one-time code.
- */
-const startSink = async () => {
-    let count = 0;
-    const otps = new Map();
-    const server = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ['STARTTLS'],
-        logger: false,
-        onData(stream, session, callback) {
-            const to = session.envelope.rcptTo[0]?.address ?? '';
-            const chunks = [];
-            stream.on('data', (chunk) => {
-                if (to.startsWith('bench-')) {
-                    chunks.push(chunk);
-                }
-            });
-            stream.on('end', () => {
-                count++;
-                const code = /\b(\d{6})\b/.exec(Buffer.concat(chunks).toString('utf8').split(/\r?\n\r?\n/).slice(1).join('\n'))?.[1];
-                if (code) {
-                    otps.set(to, code);
-                }
-
-                callback();
-            });
-        }
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return {
-        url: `smtp://127.0.0.1:${server.server.address().port}`,
-        get count() {
-            return count;
-        },
-        otp: (email) => otps.get(email),
-        close: () => new Promise((resolve) => server.close(resolve))
-    };
-};
-
-/** Registers and verifies through the API; with SMTP_URL set the code arrives at the sink. */
-const createAccount = async (server, sink) => {
-    const email = `bench-${Math.random().toString(36).slice(2, 10)}@example.test`;
-    const registered = await jsonRequest(server, 'POST', '/api/auth/register', { email, password: 'bench-password-1', fullName: 'Bench User' });
-    if (registered.status !== 201) {
-        throw new Error(`register answered ${registered.status}: ${registered.text}`);
-    }
-
-    for (let tries = 0; tries < 200 && !sink.otp(email); tries++) {
-        await sleep(25);
-    }
-
-    const verified = await jsonRequest(server, 'POST', '/api/auth/verify-email', { email, otp: sink.otp(email) });
-    if (verified.status !== 200) {
-        throw new Error(`verify-email answered ${verified.status}: ${verified.text}`);
-    }
-
-    return { token: verified.json.accessToken };
-};
 
 const check = async (res, status, what) => {
     if (res.status !== status) {

@@ -61,7 +61,8 @@ const createDatabase = async (adminUrl) => {
 };
 
 const waitReady = async (url, child, output) => {
-    const deadline = Date.now() + 60_000;
+    // Generous: on a loaded machine the embedded store alone can take a minute to open and migrate.
+    const deadline = Date.now() + 180_000;
     while (Date.now() < deadline) {
         if (child.exitCode !== null) {
             throw new Error(`server exited with code ${child.exitCode}:\n${output.join('')}`);
@@ -79,7 +80,7 @@ const waitReady = async (url, child, output) => {
         await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
-    throw new Error(`server not ready within 60 s:\n${output.join('')}`);
+    throw new Error(`server not ready within 180 s:\n${output.join('')}`);
 };
 
 /**
@@ -116,11 +117,14 @@ export const startServer = async ({ store = 'embedded', env = {}, dataDir: reuse
         childEnv.DATABASE_URL = database.url;
     }
 
-    const child = spawn(process.execPath, [mainJs, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = [];
-    child.stdout.on('data', (chunk) => output.push(chunk.toString()));
-    child.stderr.on('data', (chunk) => output.push(chunk.toString()));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const launch = () => {
+        const started = spawn(process.execPath, [mainJs, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+        started.stdout.on('data', (chunk) => output.push(chunk.toString()));
+        started.stderr.on('data', (chunk) => output.push(chunk.toString()));
+        return { child: started, exited: new Promise((resolve) => started.once('exit', resolve)) };
+    };
+    let { child, exited } = launch();
     const url = `http://127.0.0.1:${port}`;
 
     const cleanup = async () => {
@@ -142,8 +146,21 @@ export const startServer = async ({ store = 'embedded', env = {}, dataDir: reuse
     return {
         url,
         dataDir,
-        pid: child.pid,
+        get pid() {
+            return child.pid;
+        },
         store,
+        /** The database this server uses (PostgreSQL only), for other processes to share. */
+        databaseUrl: database?.url ?? null,
+        /** The environment the server runs with, for other processes to share. */
+        env: childEnv,
+        /** Kills the process with `signal` and starts it again on the same data; resolves once it is ready. */
+        async restart(signal = 'SIGTERM') {
+            child.kill(signal);
+            await exited;
+            ({ child, exited } = launch());
+            await waitReady(url, child, output);
+        },
         /** Server log lines so far (LOG_LEVEL=warn unless env says otherwise). */
         output,
         rssBytes() {

@@ -10,6 +10,8 @@ export interface GatedSmtp {
     url: string;
     /** Messages accepted (answered 250), in order. */
     accepted: GatedMessage[];
+    /** Messages whose data arrived, whatever the answer: what holdAt counts. */
+    readonly received: number;
     /**
      * Holds the `nth` message (1-based, counting every DATA received) before answering it. Resolves
      * once it has arrived, with `answer(accept)`: 250 and recorded, or 451 and dropped.
@@ -71,6 +73,9 @@ export const startGatedSmtp = async (): Promise<GatedSmtp> => {
     return {
         url: `smtp://127.0.0.1:${port}`,
         accepted,
+        get received() {
+            return received;
+        },
         holdAt: (nth) => new Promise((resolve) => holds.set(nth, resolve)),
         close: () => new Promise<void>((resolve) => server.close(() => resolve()))
     };

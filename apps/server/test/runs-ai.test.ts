@@ -87,8 +87,9 @@ describe('runs: the AI node against an OpenAI-protocol server', () => {
             }
         });
 
+        // Sent several at once: they may arrive in any order.
         const mails = t.smtp.messages.filter((m) => m.subject === 'Two teams, one goal');
-        expect(mails.map((m) => [m.to[0], m.text])).toEqual([
+        expect(mails.map((m) => [m.to[0], m.text]).sort()).toEqual([
             ['ada@ai.example.test', 'Tags: ["core","infra"]'],
             ['alan@ai.example.test', 'Tags: ["core","infra"]']
         ]);

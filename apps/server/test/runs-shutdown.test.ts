@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createAccount } from './fixtures.js';
+import { loadConfig } from '../src/config.js';
 import { startGatedSmtp } from './gated-smtp.js';
 import { createTestStore, startTestServer } from './harness.js';
 import { newsletter, runsApi } from './run-fixtures.js';
@@ -10,7 +11,9 @@ describe('runs: graceful shutdown', () => {
         const smtp = await startGatedSmtp();
         const testStore = await createTestStore();
         try {
-            const first = await startTestServer({ testStore, config: { smtpUrl: smtp.url } });
+            // One e-mail at a time, so that holding one holds the run.
+            const config = { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 1 } };
+            const first = await startTestServer({ testStore, config });
             const account = await createAccount(first);
             let api = runsApi(first, account);
             const recipients = Array.from({ length: 12 }, (_, i) => `p${i}@shutdown.example.test`);
@@ -27,7 +30,7 @@ describe('runs: graceful shutdown', () => {
             expect(smtp.accepted.map((m) => m.to)).toEqual(recipients.slice(0, 4));
 
             // Until a worker executes it again, the run waits PENDING, with what it sent so far.
-            const apiOnly = await startTestServer({ testStore, config: { smtpUrl: smtp.url, role: 'api' } });
+            const apiOnly = await startTestServer({ testStore, config: { ...config, role: 'api' } });
             try {
                 const waiting = await runsApi(apiOnly, account).get(runId);
                 expect(waiting).toMatchObject({ status: 'PENDING', result: { emailsSent: 4 } });
@@ -36,7 +39,7 @@ describe('runs: graceful shutdown', () => {
                 await apiOnly.close();
             }
 
-            const second = await startTestServer({ testStore, config: { smtpUrl: smtp.url } });
+            const second = await startTestServer({ testStore, config });
             try {
                 api = runsApi(second, account);
                 const run = await api.waitFor(runId);

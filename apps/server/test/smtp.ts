@@ -30,6 +30,8 @@ export interface SmtpSink {
     delay(ms: number): void;
     /** Messages whose data arrived, whatever the answer. */
     readonly attempts: number;
+    /** The most messages that were waiting for their answer at once (see `delay`). */
+    readonly peakWaiting: number;
     close(): Promise<void>;
 }
 
@@ -45,6 +47,8 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     let dropping = 0;
     let delayMs = 0;
     let attempts = 0;
+    let waiting = 0;
+    let peakWaiting = 0;
     const refuse = (message: string, code: number) => Object.assign(new Error(message), { responseCode: code });
 
     const server = new SMTPServer({
@@ -70,13 +74,19 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
             });
             stream.on('end', async () => {
                 attempts++;
+                if (drop) {
+                    return;
+                }
+
                 if (failing.count > 0) {
                     failing.count--;
                     return callback(refuse('try again later', failing.code));
                 }
 
                 if (delayMs > 0) {
+                    peakWaiting = Math.max(peakWaiting, ++waiting);
                     await sleep(delayMs);
+                    waiting--;
                 }
 
                 const raw = Buffer.concat(chunks).toString('utf8');
@@ -129,6 +139,9 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         },
         get attempts() {
             return attempts;
+        },
+        get peakWaiting() {
+            return peakWaiting;
         },
         waitFor(count, timeoutMs = 10_000) {
             return new Promise((resolve, reject) => {

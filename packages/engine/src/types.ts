@@ -135,6 +135,8 @@ export interface Ports {
     complete(request: AiRequest, ctx: PortContext): Promise<unknown>;
     /** Resolves once the transport accepted the message (or had already accepted it for this key). */
     sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void>;
+    /** How many sendMail calls an OUTPUT node may have in flight at once (default 1: one after another). */
+    mailConcurrency?: number;
 }
 
 export interface ExecuteHooks {

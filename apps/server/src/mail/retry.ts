@@ -25,7 +25,8 @@ export const retrying = async <T>(attempt: () => Promise<T>, policy: RetryPolicy
         try {
             return await attempt();
         } catch (err) {
-            if (signal?.aborted || !isTemporary(err)) {
+            signal?.throwIfAborted();
+            if (!isTemporary(err)) {
                 throw err;
             }
 
@@ -38,7 +39,7 @@ export const retrying = async <T>(attempt: () => Promise<T>, policy: RetryPolicy
             }
         }
 
-        await sleep(delay, undefined, { signal });
+        await sleep(delay, undefined, { signal }).catch(() => signal?.throwIfAborted());
         delay = Math.min(delay * 2, MAX_DELAY_MS);
     }
 };

@@ -21,6 +21,8 @@ export const MAX_TAKEOVERS = 3;
 export interface WorkerEnv {
     db: Db;
     mailer: Mailer;
+    /** E-mails one run has in flight at most (SMTP_CONNECTIONS). */
+    mailConcurrency: number;
     log: Logger;
     queue: RunQueue;
     deps: RunDeps;
@@ -120,7 +122,8 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     }
 
     const controller = new AbortController();
-    const interrupt = new AbortController();
+    /** Interrupts e-mails under way: on cancel or a lost lease, but not at shutdown, which lets them finish. */
+    const sends = new AbortController();
     let reason: StopReason | null = null;
     const writer = new NodeWriter(
         (rows) => saveNodeStates(env.db, run.id, run.workflow_id, lease.token, rows),
@@ -134,8 +137,8 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
                 writer.freeze();
             }
 
-            if (why === 'cancel' || why === 'stalled') {
-                interrupt.abort();
+            if (why !== 'shutdown') {
+                sends.abort();
             }
 
             controller.abort();
@@ -169,7 +172,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     env.metrics.running.inc();
 
     const ports = createPorts(
-        { db: env.db, mailer: env.mailer, deps: env.deps, log, messageDomain: env.messageDomain },
+        { db: env.db, mailer: env.mailer, mailConcurrency: env.mailConcurrency, deps: env.deps, log, messageDomain: env.messageDomain },
         {
             id: run.id,
             originRunId: retryRows?.[0]?.origin_run_id ?? run.id,
@@ -177,7 +180,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
             accountId: run.account_id,
             lease,
             resumed,
-            interrupt: interrupt.signal,
+            signal: sends.signal,
             onSent(nodeId, sent) {
                 env.metrics.emailsSent.inc();
                 // Every count goes to the writer, which coalesces them: the live figure lags by one flush at most.

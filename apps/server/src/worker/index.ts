@@ -40,6 +40,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     const env: DrainEnv = {
         db,
         mailer: ctx.mailer,
+        mailConcurrency: config.smtp.connections,
         log,
         queue: ctx.queue,
         deps,

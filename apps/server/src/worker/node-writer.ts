@@ -48,7 +48,7 @@ export class NodeWriter {
      */
     progress(nodeId: string, summary: Record<string, unknown>): void {
         const row = this.rows.get(nodeId);
-        if (!row || row.status !== 'RUNNING') {
+        if (row?.status !== 'RUNNING') {
             return;
         }
 

@@ -21,6 +21,7 @@ export interface RunDeps {
 export interface PortsEnv {
     db: Queryable;
     mailer: Mailer;
+    mailConcurrency: number;
     deps: RunDeps;
     log: Logger;
     /** Right-hand side of the Message-IDs (the domain of MAIL_FROM). */
@@ -36,8 +37,8 @@ export interface PortsRun {
     lease: Lease;
     /** True when an earlier attempt may have sent e-mails already. */
     resumed: boolean;
-    /** Aborted when the run is cancelled or stalled: a send in flight is given up. (Not at shutdown: it finishes.) */
-    interrupt: AbortSignal;
+    /** Aborting stops the e-mails under way (the engine's own signal only stops starting new ones). */
+    signal: AbortSignal;
     /** Called after each accepted e-mail with the node's running total. */
     onSent(nodeId: string, sent: number): void;
     /** Called whenever a side effect completes (an e-mail answered, a model reply, rows loaded). */
@@ -137,9 +138,13 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             const messageId = deliveryMessageId(run.id, key.nodeId, key.index, env.messageDomain);
             await log.intent({ node_id: key.nodeId, element_index: key.index, message_id: messageId });
             try {
-                await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, { retry: true, signal: run.interrupt });
+                await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, { retry: true, signal: run.signal });
             } catch (err) {
-                log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                // A send given up under way (cancel, lost lease) may still have been accepted: its outcome stays unknown.
+                if (!run.signal.aborted) {
+                    log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                }
+
                 throw err;
             } finally {
                 run.onProgress();
@@ -148,6 +153,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'SENT', error: null, content: null });
             count(key.nodeId);
         },
+
+        mailConcurrency: env.mailConcurrency,
 
         settle: () => log.settle()
     };

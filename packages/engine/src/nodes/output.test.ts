@@ -129,4 +129,76 @@ describe('OUTPUT', () => {
         expect(node(outcome, 'mail').output).toEqual({ emailsSent: 0 });
         expect(people).toHaveLength(3);
     });
+
+    describe('with several e-mails in flight (ports.mailConcurrency)', () => {
+        /** Sends that wait until the test lets them go, so the test sees how many are in flight. */
+        const held = (concurrency: number, emails: string[], reject: (to: string) => boolean = () => false) => {
+            const waiting: Array<() => void> = [];
+            let inFlight = 0;
+            let peak = 0;
+            const ports = fakePorts({
+                rows: { 'up-1': rows(...emails), 'up-2': [] },
+                beforeSend: async (message) => {
+                    inFlight++;
+                    peak = Math.max(peak, inFlight);
+                    await new Promise<void>((resolve) => waiting.push(resolve));
+                    inFlight--;
+                    if (reject(message.to)) throw new Error(`550 no ${message.to}`);
+                }
+            });
+            ports.mailConcurrency = concurrency;
+            /** Lets every waiting send go, until none is left. */
+            const drain = async () => {
+                for (;;) {
+                    await new Promise((resolve) => setImmediate(resolve));
+                    const batch = waiting.splice(0);
+                    if (batch.length === 0) return;
+                    for (const go of batch) go();
+                }
+            };
+            return { ports, waiting, drain, peak: () => peak };
+        };
+
+        it('keeps at most that many sends in flight, and records each outcome by its index', async () => {
+            const emails = Array.from({ length: 10 }, (_, i) => (i === 4 ? 'bad@' : `p${i}@example.com`));
+            const { ports, drain, peak } = held(3, emails, (to) => to === 'p7@example.com' || to === 'p2@example.com');
+            const rec = recorder();
+            const running = executeRun(mailGraph(), { ports, hooks: rec.hooks });
+            await drain();
+            const outcome = await running;
+            expect(peak()).toBe(3);
+            expect(ports.sent.map((s) => s.key.index).sort((a, b) => a - b)).toEqual([0, 1, 3, 5, 6, 8, 9]);
+            for (const s of ports.sent) expect(s.message.to).toBe(`p${s.key.index}@example.com`);
+            expect(node(outcome, 'mail')).toMatchObject({
+                status: 'FAILED',
+                output: { emailsSent: 7 },
+                error:
+                    "3 of 10 e-mails failed: #2: the mail transport rejected it: 550 no p2@example.com; #4: invalid recipient address 'bad@' (the domain is invalid); " +
+                    '#7: the mail transport rejected it: 550 no p7@example.com'
+            });
+            expect(outcome.result.emailsSent).toBe(7);
+        });
+
+        it('starts no element after a cancel, and counts only what was accepted', async () => {
+            const controller = new AbortController();
+            const { ports, waiting } = held(4, Array.from({ length: 10 }, (_, i) => `p${i}@example.com`));
+            ports.sendMail = async (message, key, ctx) => {
+                await new Promise<void>((resolve, reject) => {
+                    waiting.push(resolve);
+                    ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
+                });
+                ports.sent.push({ message, key });
+            };
+            const running = executeRun(mailGraph(), { ports, signal: controller.signal });
+            while (waiting.length < 4) await new Promise((resolve) => setImmediate(resolve));
+            for (const go of waiting.splice(0, 2)) go();
+            while (waiting.length < 4) await new Promise((resolve) => setImmediate(resolve));
+            controller.abort();
+            const outcome = await running;
+            expect(outcome.status).toBe('CANCELLED');
+            expect(ports.sent.map((s) => s.key.index)).toEqual([0, 1]);
+            expect(node(outcome, 'mail')).toMatchObject({ error: 'run cancelled after 2 of 10 e-mails (2 sent)', output: { emailsSent: 2 } });
+            expect(outcome.result.emailsSent).toBe(2);
+        });
+    });
 });

@@ -7,6 +7,8 @@ import { itemScope, type NodeHandler, NodeFailure, RunCancelled, resolveArray } 
 
 const LISTED_FAILURES = 10;
 
+type Halt = 'cancelled' | { index: number; error: TemplateError } | { bug: unknown };
+
 interface ElementFailure {
     index: number;
     reason: string;
@@ -15,7 +17,8 @@ interface ElementFailure {
 /**
  * One e-mail per element. A bad recipient or a transport rejection fails that element only; the
  * others are still sent, then the node fails naming the failed elements (0-based indexes, the same
- * as the delivery keys).
+ * as the delivery keys). Up to `ports.mailConcurrency` e-mails are in flight at once, each element
+ * keeping its own index, so a slow mail server costs its latency once per batch, not per e-mail.
  */
 export const runOutput: NodeHandler = async (node, ctx) => {
     const data = node.data as OutputData;
@@ -23,12 +26,16 @@ export const runOutput: NodeHandler = async (node, ctx) => {
     const to = compileTemplate(data.to);
     const subject = compileTemplate(data.subject);
     const body = compileTemplate(data.body);
-    const scope = itemScope(ctx.scope);
     const failures: ElementFailure[] = [];
     const total = elements.length;
     let sent = 0;
-    for (let i = 0; i < total; i++) {
-        if (ctx.signal.aborted) throw cancelled(i, total, sent);
+    /** Elements whose outcome is known. */
+    let done = 0;
+    let next = 0;
+    /** Why no further element starts: the run was cancelled, an element's template failed, or a bug. */
+    let halt: Halt | null = null;
+
+    const deliver = async (i: number, scope: ReturnType<typeof itemScope>): Promise<void> => {
         scope.item = elements[i];
         let message: { to: string; subject: string; body: string };
         try {
@@ -39,10 +46,8 @@ export const runOutput: NodeHandler = async (node, ctx) => {
                 body: body.renderText(scope)
             };
         } catch (error) {
-            if (error instanceof TemplateError) {
-                throw new NodeFailure(`element #${i}: ${error.message}`, { emailsSent: sent });
-            }
-            throw error;
+            halt ??= error instanceof TemplateError ? { index: i, error } : { bug: error };
+            return;
         }
         const problem = emailAddressProblem(message.to);
         if (problem !== null) {
@@ -50,18 +55,43 @@ export const runOutput: NodeHandler = async (node, ctx) => {
                 index: i,
                 reason: message.to === '' ? 'empty recipient address' : `invalid recipient address ${quote(message.to, 60)} (${problem})`
             });
-            continue;
+            done++;
+            return;
         }
         try {
             await ctx.ports.sendMail(message, { nodeId: node.id, index: i }, ctx.port);
         } catch (error) {
-            if (ctx.signal.aborted) throw cancelled(i, total, sent);
+            if (ctx.signal.aborted) {
+                halt ??= 'cancelled';
+                return;
+            }
             failures.push({ index: i, reason: `the mail transport rejected it: ${errorMessage(error)}` });
-            continue;
+            done++;
+            return;
         }
         sent++;
+        done++;
         ctx.result.emailsSent++;
-    }
+    };
+
+    const lane = async (): Promise<void> => {
+        const scope = itemScope(ctx.scope);
+        while (halt === null && next < total) {
+            if (ctx.signal.aborted) {
+                halt = 'cancelled';
+                return;
+            }
+            await deliver(next++, scope);
+        }
+    };
+    const lanes = Math.max(1, Math.min(ctx.ports.mailConcurrency ?? 1, total));
+    await Promise.all(Array.from({ length: lanes }, lane));
+
+    // Set by the lanes, which TypeScript does not follow.
+    const stopped = halt as Halt | null;
+    if (stopped === 'cancelled') throw cancelled(done, total, sent);
+    if (stopped !== null && 'bug' in stopped) throw stopped.bug;
+    if (stopped !== null) throw new NodeFailure(`element #${stopped.index}: ${stopped.error.message}`, { emailsSent: sent });
     if (failures.length > 0) throw new NodeFailure(describeFailures(failures, total), { emailsSent: sent });
     return { emailsSent: sent };
 };
@@ -75,6 +105,7 @@ function cancelled(done: number, total: number, sent: number): RunCancelled {
 }
 
 function describeFailures(failures: ElementFailure[], total: number): string {
+    failures.sort((a, b) => a.index - b.index);
     const listed = failures.slice(0, LISTED_FAILURES).map((f) => `#${f.index}: ${f.reason}`);
     const more = failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : '';
     return `${failures.length} of ${total} e-mails failed: ${listed.join('; ')}${more}`;
