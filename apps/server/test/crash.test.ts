@@ -39,6 +39,9 @@ const startChild = async (role: 'all' | 'worker', testStore: TestStore, smtp: Ga
         SMTP_URL: smtp.url,
         MAIL_FROM: 'flowctl <no-reply@flowctl.test>',
         RUN_LEASE_MS: '2000',
+        // One e-mail at a time: the test holds one message and kills the worker while the server is
+        // accepting it. With several at once, each message under way at the kill may be sent again.
+        SMTP_CONNECTIONS: '1',
         LOG_LEVEL: 'warn'
     };
     if (testStore.databaseUrl) {

@@ -65,7 +65,7 @@ describe('runs: CSV -> FILTER -> OUTPUT end to end', () => {
         expect(api.node(run, 'send').output).toEqual({ emailsSent: 2 });
 
         // A run sends several e-mails at once: they may arrive in any order.
-        const mails = mailTo(at).sort((a, b) => a.to[0].localeCompare(b.to[0]));
+        const mails = mailTo(at).sort((a, b) => String(a.to[0]).localeCompare(String(b.to[0])));
         expect(mails.map((m) => m.to)).toEqual([[at('ada')], [at('alan')]]);
         expect(mails[0]).toMatchObject({ from: 'no-reply@flowctl.test', subject: 'Hello Ada', text: 'Hi Ada,\nsee you in London.' });
         expect(mails[1]).toMatchObject({ subject: 'Hello Alan', text: 'Hi Alan,\nsee you in Manchester.' });

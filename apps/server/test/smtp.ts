@@ -107,6 +107,9 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         }
     });
 
+    // A client that drops its connection (as a cancelled send does) is no failure of the sink.
+    server.on('error', () => {});
+
     // smtp-server keeps its open connections in a set; each holds its socket.
     const connections = () => (server as unknown as { connections: Set<{ id: string; _socket: Socket }> }).connections;
     const socketOf = (id: string) => [...connections()].find((connection) => connection.id === id)?._socket;
