@@ -5,6 +5,7 @@ import {
     BadRequestError,
     ConflictError,
     type Flowctl,
+    InternalServerError,
     NotFoundError,
     PermissionDeniedError,
     type Run
@@ -189,18 +190,21 @@ describe('every resource against a real server', () => {
         }
     });
 
-    it('routes other work adds later hit their paths; today the server answers 404, surfaced as NotFoundError', async () => {
+    it('integrations.google: status, the consent URL (503 naming the variables on a server without an OAuth client), disconnect', async () => {
         const paths: string[] = [];
         const traced = clientFor(t, account, {
+            maxRetries: 0,
             fetch: async (url, init) => {
                 paths.push(`${init.method} ${new URL(url).pathname}${new URL(url).search}`);
                 return fetch(url, init as RequestInit);
             }
         });
         try {
-            await expect(traced.integrations.google.status()).rejects.toBeInstanceOf(NotFoundError);
-            await expect(traced.integrations.google.connectUrl()).rejects.toBeInstanceOf(NotFoundError);
-            await expect(traced.integrations.google.disconnect()).rejects.toBeInstanceOf(NotFoundError);
+            expect(await traced.integrations.google.status()).toEqual({ connected: false });
+            const unconfigured = traced.integrations.google.connectUrl();
+            await expect(unconfigured).rejects.toBeInstanceOf(InternalServerError);
+            await expect(unconfigured).rejects.toMatchObject({ status: 503, message: expect.stringContaining('GOOGLE_CLIENT_ID') });
+            await expect(traced.integrations.google.disconnect()).resolves.toBeUndefined();
             expect(paths).toEqual([
                 'GET /api/integrations/google/status',
                 'GET /api/integrations/google/connect?format=json',
