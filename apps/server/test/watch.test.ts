@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
+import { loadConfig } from '../src/config.js';
 import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
 import { startTestServer, store, type TestServer } from './harness.js';
 import { newsletter, runsApi } from './run-fixtures.js';
@@ -26,13 +27,16 @@ const heldRun = async (t: TestServer, account: TestAccount, smtp: GatedSmtp) => 
     return { api, workflowId, runId, running, release: () => held.answer(true) };
 };
 
+const oneConnection = { ...loadConfig({}).smtp, connections: 1 };
+
 describe('watching a run: ETag, If-None-Match and Prefer: wait', () => {
     let smtp: GatedSmtp;
     let t: TestServer;
     let account: TestAccount;
     beforeAll(async () => {
         smtp = await startGatedSmtp();
-        t = await startTestServer({ config: { smtpUrl: smtp.url } });
+        // One SMTP connection: the gated sink holds the e-mail the test waits on.
+        t = await startTestServer({ config: { smtpUrl: smtp.url, smtp: oneConnection } });
         account = await createAccount(t);
     });
     afterAll(async () => {
@@ -111,7 +115,7 @@ describe('watching a run: ETag, If-None-Match and Prefer: wait', () => {
     });
 
     it('releases waiting requests when the server stops', { timeout: 20_000 }, async () => {
-        const other = await startTestServer({ config: { smtpUrl: smtp.url } });
+        const other = await startTestServer({ config: { smtpUrl: smtp.url, smtp: oneConnection } });
         const owner = await createAccount(other);
         const { runId, release } = await heldRun(other, owner, smtp);
         const etag = (await watch(other, owner, runId)).headers.etag as string;
@@ -133,7 +137,7 @@ if (store === 'postgres') {
         let api: TestServer;
         beforeAll(async () => {
             smtp = await startGatedSmtp();
-            worker = await startTestServer({ config: { role: 'worker', smtpUrl: smtp.url } });
+            worker = await startTestServer({ config: { role: 'worker', smtpUrl: smtp.url, smtp: oneConnection } });
             api = await startTestServer({ testStore: worker.testStore, config: { role: 'api' } });
         });
         afterAll(async () => {
