@@ -61,7 +61,8 @@ export interface TestServer {
     config: Config;
     testStore: TestStore;
     /** The server's /openapi.json as a checker: request() applies it; real-socket helpers call it themselves. */
-    contract: Contract;
+    /** Null for a worker-only server (`role: 'worker'`). */
+    contract: Contract | null;
     /** hapi's in-process request, with JSON parsed, its response checked against /openapi.json. */
     // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies of every shape
     request(options: ServerInjectOptions): Promise<ServerInjectResponse & { json: any }>;
@@ -86,7 +87,8 @@ export const startTestServer = async (options: TestServerOptions = {}): Promise<
     );
     const app = await createApp(config, { logger: options.logger ?? Pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), validateResponses: true });
     await app.start();
-    const contract = createContract(JSON.parse((await app.server!.inject('/openapi.json')).payload));
+    // A worker-only process serves no HTTP: it has no document, and no responses to check.
+    const contract = app.server ? createContract(JSON.parse((await app.server.inject('/openapi.json')).payload)) : null;
 
     return {
         app,
@@ -98,7 +100,7 @@ export const startTestServer = async (options: TestServerOptions = {}): Promise<
         async request(injectOptions) {
             const res = await app.server!.inject(injectOptions);
             const { method = 'GET', url } = typeof injectOptions === 'string' ? { url: injectOptions } : injectOptions;
-            contract.check({ method, url: String(url), status: res.statusCode, headers: res.headers, body: res.payload });
+            contract?.check({ method, url: String(url), status: res.statusCode, headers: res.headers, body: res.payload });
             let json: unknown;
             try {
                 json = res.payload ? JSON.parse(res.payload) : undefined;

@@ -25,7 +25,7 @@ export const uploadCsv = async (
     form.append(options.field ?? 'file', new Blob([content] as ConstructorParameters<typeof Blob>[0], { type: 'text/csv' }), options.filename ?? 'data.csv');
     const res = await fetch(`${t.url}/api/uploads`, { method: 'POST', body: form, headers: account.headers });
     const text = await res.text();
-    t.contract.check({ method: 'POST', url: '/api/uploads', status: res.status, headers: Object.fromEntries(res.headers), body: text });
+    t.contract!.check({ method: 'POST', url: '/api/uploads', status: res.status, headers: Object.fromEntries(res.headers), body: text });
     return { status: res.status, json: text ? JSON.parse(text) : undefined };
 };
 
