@@ -1,5 +1,3 @@
-import Http from 'node:http';
-
 import type * as Hapi from '@hapi/hapi';
 import JoiToJson from 'joi-to-json';
 
