@@ -8,6 +8,21 @@ export const API_TOKEN_STRATEGY = 'api-token';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
+ * "Not mine": every request with an access token gets this answer first. hapi only reads that it is a
+ * missing-credentials 401; the stack trace an Error records is never shown, and recording it cost 13 %
+ * of an authenticated GET's CPU (a profile under load on PostgreSQL).
+ */
+const notMine = (): Boom.Boom => {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+        return Boom.unauthorized(null, 'Bearer');
+    } finally {
+        Error.stackTraceLimit = limit;
+    }
+};
+
+/**
  * `Authorization: Bearer flc_…`: a personal API token, looked up by its hash. Anything else is
  * "missing" for this scheme, answered without a database hit, so the next strategy (the JWT) runs.
  */
@@ -16,7 +31,7 @@ export const registerApiTokenAuth = (server: Hapi.Server, apiTokens: ApiTokensSe
         async authenticate(request, h) {
             const token = BEARER.exec(String(request.headers.authorization ?? ''))?.[1];
             if (!token?.startsWith(API_TOKEN_PREFIX)) {
-                return h.unauthenticated(Boom.unauthorized(null, 'Bearer'));
+                return h.unauthenticated(notMine());
             }
 
             const accountId = await apiTokens.authenticate(token);
