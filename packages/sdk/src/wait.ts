@@ -66,8 +66,8 @@ export const waitForRun = async (runId: string, poll: Poll, options: WaitOptions
     try {
         await sleep(FIRST_POLL_MS[0] + Math.random() * (FIRST_POLL_MS[1] - FIRST_POLL_MS[0]), signal);
         for (;;) {
-            const remaining = Math.floor((deadline - Date.now()) / 1000);
-            const holdSeconds = held ? Math.max(1, Math.min(MAX_HOLD_SECONDS, remaining)) : undefined;
+            // Asked on every request: a server that holds requests says so in its answer (Preference-Applied).
+            const holdSeconds = Math.max(1, Math.min(MAX_HOLD_SECONDS, Math.floor((deadline - Date.now()) / 1000)));
             const answer = await poll({ etag, holdSeconds, signal });
             etag = answer.etag ?? etag;
             held = answer.held && etag !== undefined;

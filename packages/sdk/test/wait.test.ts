@@ -73,6 +73,27 @@ describe('runs.wait() on a run that does not move', () => {
         expect(updates).toEqual(['PENDING']);
     });
 
+    it('long-polls when the server offers it: after the first look, each request names the last ETag and is held', async () => {
+        const { runId } = await client.runs.enqueue(workflowId);
+        const seen: { ifNoneMatch: string | null; prefer: string | null; status: number }[] = [];
+        const watcher = clientFor(t, account, {
+            fetch: async (url, init) => {
+                const headers = new Headers((init as RequestInit).headers);
+                const res = await undiciFetch(url, init as Parameters<typeof undiciFetch>[1]);
+                seen.push({ ifNoneMatch: headers.get('if-none-match'), prefer: headers.get('prefer'), status: res.status });
+                return res as unknown as Response;
+            }
+        });
+        const err = await watcher.runs.wait(runId, { timeoutMs: 6000 }).catch((e: unknown) => e);
+        await watcher.close();
+
+        expect(err).toBeInstanceOf(WaitTimeoutError);
+        // Plain polling would have looked twice (after 1–2 s and 2 s later), without a tag or a wait.
+        expect(seen[0]).toMatchObject({ ifNoneMatch: null, prefer: expect.stringMatching(/^wait=\d+$/), status: 200 });
+        expect(seen[1]).toMatchObject({ ifNoneMatch: expect.stringMatching(/^"/), prefer: expect.stringMatching(/^wait=\d+$/) });
+        expect(seen.length).toBeLessThanOrEqual(3);
+    });
+
     it('an AbortSignal stops the watch with AbortError (the run goes on); a plain request too', async () => {
         const { runId } = await client.runs.enqueue(workflowId);
         const controller = new AbortController();
