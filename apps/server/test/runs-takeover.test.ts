@@ -7,8 +7,9 @@ import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { newsletter, runsApi } from './run-fixtures.js';
 
-// A worker that dies is simulated in-process: its lease row disappears (as if it had expired), so its
-// next write is refused by the fence and another drain takes the run over. Process kills are in crash.test.ts.
+// A worker that dies is simulated in-process: it stops at once, as if its lease were lost (sending
+// nothing more, though a run has several e-mails under way), and its lease row disappears, as if it
+// had expired, so another drain takes the run over. Process kills are in crash.test.ts.
 
 describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
     let smtp: GatedSmtp;
@@ -30,6 +31,11 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
     const workflow = async (prefix: string, rows: number) => {
         const csv = ['name,email,age,city', ...Array.from({ length: rows }, (_, i) => `P${i},${prefix}${i}@takeover.example.test,${30 + i},Faro`)].join('\n');
         return api.workflow(newsletter(await api.upload(csv), 'age > 0'));
+    };
+
+    const dies = async (runId: string) => {
+        t.app.ctx.queue.local.get(runId)?.('lease-lost');
+        await t.app.ctx.db.query('DELETE FROM workflow_leases');
     };
 
     /** Starts a run and returns once the `nth` e-mail from now is held. */
@@ -57,7 +63,7 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         held.answer(true);
         const next = await sixth;
         await t.app.ctx.db.query('UPDATE runs SET takeovers = $2 WHERE id = $1', [runId, MAX_TAKEOVERS]);
-        await t.app.ctx.db.query('DELETE FROM workflow_leases');
+        await dies(runId);
         next.answer(false);
 
         const run = await api.waitFor(runId);
@@ -73,7 +79,7 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         const fourth = smtp.holdAt(smtp.received + 1);
         held.answer(true);
         const next = await fourth;
-        await t.app.ctx.db.query('DELETE FROM workflow_leases');
+        await dies(runId);
         await t.app.ctx.db.query('UPDATE runs SET cancel_requested_at = now() WHERE id = $1', [runId]);
         next.answer(false);
 

@@ -30,6 +30,8 @@ export interface SendOptions {
      * wait minutes.
      */
     retry?: boolean;
+    /** Called just before the message goes out, from when it may be delivered; if it throws, it does not go. */
+    onTransmit?: () => void | Promise<void>;
 }
 
 export interface Mailer {
@@ -46,7 +48,7 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
         const policy = { attempts: retryAttempts, forMs: retryForMs, delayMs: retryDelayMs };
         return {
             send: (mail, options = {}) =>
-                pool.send({ from: config.mailFrom, ...mail }, { after: options.after, signal: options.signal, retry: options.retry ? policy : undefined }),
+                pool.send({ from: config.mailFrom, ...mail }, { after: options.after, signal: options.signal, retry: options.retry ? policy : undefined, onTransmit: options.onTransmit }),
             close: () => pool.close()
         };
     }
@@ -60,6 +62,7 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
             await ready;
             await options?.after;
             options?.signal?.throwIfAborted();
+            await options?.onTransmit?.();
             const info = await transport.sendMail({ from: config.mailFrom, ...mail });
             const file = Path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Crypto.randomBytes(4).toString('hex')}.eml`);
             await Fs.writeFile(file, info.message as Buffer);

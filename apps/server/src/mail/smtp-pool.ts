@@ -36,6 +36,8 @@ export interface PoolSendOptions {
     signal?: AbortSignal;
     /** Temporary failures are tried again under this policy; without it a send is tried once. */
     retry?: RetryPolicy;
+    /** Called when the message has a connection, just before it goes out; if it throws, the message does not. */
+    onTransmit?: () => void | Promise<void>;
 }
 
 interface Pooled {
@@ -86,10 +88,10 @@ export class SmtpPool {
 
     /** Resolves once the server accepted the message; the Message-ID stays the same over retries. */
     async send(message: TextMail, options: PoolSendOptions = {}): Promise<{ messageId: string }> {
-        const { after, signal, retry } = options;
+        const { after, signal, retry, onTransmit } = options;
         const { envelope, messageId, raw: built } = await this.compose(message);
         const raw = () => (after ? gated(after, built) : built);
-        const attempt = () => this.attempt(envelope, raw, signal);
+        const attempt = () => this.attempt(envelope, raw, signal, onTransmit);
         await (retry ? retrying(attempt, retry, signal) : attempt());
         return { messageId };
     }
@@ -105,8 +107,8 @@ export class SmtpPool {
         }
     }
 
-    private async attempt(envelope: SMTPConnection.Envelope, raw: () => Buffer | PassThrough, signal?: AbortSignal): Promise<void> {
-        const first = await this.acquire(signal);
+    private async attempt(envelope: SMTPConnection.Envelope, raw: () => Buffer | PassThrough, signal?: AbortSignal, onTransmit?: () => void | Promise<void>): Promise<void> {
+        const first = await this.acquireFor(signal, false, onTransmit);
         const reused = first.messages > 0;
         const heard = first.socket.bytesRead;
         try {
@@ -123,7 +125,7 @@ export class SmtpPool {
             this.release(first);
         }
 
-        const second = await this.acquire(signal, true);
+        const second = await this.acquireFor(signal, true, onTransmit);
         try {
             await this.transmit(second, envelope, raw(), signal);
         } catch (err) {
@@ -132,6 +134,19 @@ export class SmtpPool {
         } finally {
             this.release(second);
         }
+    }
+
+    /** A connection for one message, once `onTransmit` let it go out; if it throws, the connection stays usable. */
+    private async acquireFor(signal: AbortSignal | undefined, fresh: boolean, onTransmit?: () => void | Promise<void>): Promise<Pooled> {
+        const pooled = await this.acquire(signal, fresh);
+        try {
+            await onTransmit?.();
+        } catch (err) {
+            this.release(pooled);
+            throw err;
+        }
+
+        return pooled;
     }
 
     /** A refused message leaves a usable connection once the transaction is reset; anything else does not. */

@@ -415,3 +415,9 @@ export const runsHoldingWorkflow = async (db: Queryable, workflowId: string): Pr
     );
     return rows.map((row) => row.id);
 };
+
+/** Of `ids`, the runs that still exist and have not ended. */
+export const activeRunIds = async (db: Queryable, ids: string[]): Promise<Set<string>> => {
+    const rows = await prepared<{ id: string }>(db, 'flowctl_runs_active', "SELECT id FROM runs WHERE id = ANY($1::text[]) AND status IN ('PENDING', 'RUNNING')", [ids]);
+    return new Set(rows.map((row) => row.id));
+};

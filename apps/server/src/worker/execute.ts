@@ -1,3 +1,5 @@
+import Crypto from 'node:crypto';
+
 import { errorMessage, type ExecuteOptions, executeRun, type Graph, type NodeState, type RunOutcome, type RunResult, toStorableText } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
@@ -6,6 +8,7 @@ import type { Db } from '../store/db.js';
 import { deliveryCounts, retryableDeliveries } from '../store/deliveries.js';
 import { WEBHOOK_JOB } from '../store/queue.js';
 import { type ClaimedRunRow, type Finish, type Finished, handBackRun, loadNodeStates, type NodeRow, saveNodeStates } from '../store/runs.js';
+import { DeliveryJournal, removeRunJournal } from './delivery-journal.js';
 import type { Lease } from './lease.js';
 import type { RunMetrics } from './metrics.js';
 import { NodeWriter } from './node-writer.js';
@@ -21,8 +24,10 @@ export const MAX_TAKEOVERS = 3;
 export interface WorkerEnv {
     db: Db;
     mailer: Mailer;
-    /** E-mails one run has in flight at most (SMTP_CONNECTIONS). */
+    /** E-mails one run has under way at most. */
     mailConcurrency: number;
+    /** Where each attempt at a run notes its sends (FLOWCTL_DATA_DIR/journal). */
+    journalDir: string;
     log: Logger;
     queue: RunQueue;
     deps: RunDeps;
@@ -75,8 +80,14 @@ const endUnexecuted = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, s
     return { runId: run.id, workflowId: run.workflow_id, token: lease.token, status, result, error, nodes } satisfies Finish;
 };
 
-/** After the terminal state was written: the webhook, the figures, the log line. */
+/** After the terminal state was written: the webhook, the figures, the log line, the journal's removal. */
 export const reportFinished = (env: WorkerEnv, finish: Finish, finished: Finished): void => {
+    try {
+        removeRunJournal(env.journalDir, finish.runId);
+    } catch (err) {
+        env.log.warn({ err, runId: finish.runId }, 'could not remove the delivery journal of a finished run');
+    }
+
     if (finished.webhookJobId) {
         env.queue.announce(finished.webhookJobId, WEBHOOK_JOB);
     }
@@ -171,6 +182,9 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
 
     env.metrics.running.inc();
 
+    const journal = new DeliveryJournal(env.journalDir, run.id, Crypto.randomBytes(9).toString('base64url'), (err) =>
+        log.warn({ err }, 'the local delivery journal cannot be written: after a crash, e-mails under way count as possibly duplicated')
+    );
     const ports = createPorts(
         { db: env.db, mailer: env.mailer, mailConcurrency: env.mailConcurrency, deps: env.deps, log, messageDomain: env.messageDomain },
         {
@@ -179,6 +193,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
             workflowId: run.workflow_id,
             accountId: run.account_id,
             lease,
+            journal,
             resumed,
             signal: sends.signal,
             onSent(nodeId, sent) {
@@ -236,6 +251,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
         env.metrics.running.dec();
         // The last e-mail's record may still be in flight; a failure has already stopped the run.
         await ports.settle().catch(() => {});
+        journal.close();
         lease.lost.removeEventListener('abort', onLost);
         env.queue.local.delete(run.id);
     }

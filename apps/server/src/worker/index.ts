@@ -1,5 +1,6 @@
 import Crypto from 'node:crypto';
 import Os from 'node:os';
+import Path from 'node:path';
 
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda, type Job } from 'agenda';
@@ -7,6 +8,8 @@ import { Agenda, type Job } from 'agenda';
 import type { Context } from '../context.js';
 import { senderDomain } from '../mail/compose.js';
 import { DRAIN_JOB, deleteFinishedJobs, forgetDeadHolders, strandedWorkflows, WEBHOOK_JOB, wakeWorkflow } from '../store/queue.js';
+import { activeRunIds } from '../store/runs.js';
+import { journaledRuns, removeRunJournal } from './delivery-journal.js';
 import { type DrainEnv, drainWorkflow } from './drain.js';
 import { createRunMetrics } from './metrics.js';
 import type { RunDeps } from './ports.js';
@@ -19,6 +22,12 @@ export interface Worker {
 }
 
 const WEBHOOK_CONCURRENCY = 4;
+/**
+ * E-mails a run has under way per SMTP connection. While some are sent, the intents of the next ones
+ * are written, so many e-mails share each database write. A 5,000-row run to a loopback SMTP sink on
+ * the embedded store, 8 connections: 1 per connection 400/s, 4 per connection 1,220/s, 8 1,230-1,370/s.
+ */
+const SENDS_PER_CONNECTION = 8;
 const STOP_TIMEOUT_MS = 15_000;
 const CLEAN_EVERY_MS = 2_000;
 
@@ -40,7 +49,8 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     const env: DrainEnv = {
         db,
         mailer: ctx.mailer,
-        mailConcurrency: config.smtp.connections,
+        mailConcurrency: config.smtp.connections * SENDS_PER_CONNECTION,
+        journalDir: Path.join(config.dataDir, 'journal'),
         log,
         queue: ctx.queue,
         deps,
@@ -66,6 +76,19 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             }
         } catch (err) {
             log.warn({ err }, 'sweep for stranded runs failed');
+        }
+    };
+
+    /** Notes of runs that ended without their worker removing them (cancelled or deleted while waiting). */
+    const forgetEndedJournals = async () => {
+        try {
+            const runIds = journaledRuns(env.journalDir);
+            const active = runIds.length > 0 ? await activeRunIds(db, runIds) : new Set<string>();
+            for (const runId of runIds.filter((id) => !active.has(id))) {
+                removeRunJournal(env.journalDir, runId);
+            }
+        } catch (err) {
+            log.warn({ err }, 'could not remove the delivery journals of ended runs');
         }
     };
 
@@ -113,6 +136,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                 await forgetDeadHolders(db);
             }
 
+            await forgetEndedJournals();
             await agenda.start();
             await sweep();
             sweeper = setInterval(sweep, leaseMs);

@@ -4,8 +4,9 @@ import type { Logger } from 'pino';
 import { deliveryMessageId } from '../mail/compose.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Queryable } from '../store/db.js';
-import { type DeliveryStatus, deliveryStates, writeDeliveries } from '../store/deliveries.js';
+import { deliveryStates, writeDeliveries } from '../store/deliveries.js';
 import { type AiEndpoint, complete } from './ai.js';
+import { type DeliveryJournal, type JournalEntries, journalKey } from './delivery-journal.js';
 import { DeliveryLog } from './delivery-log.js';
 import type { Lease } from './lease.js';
 
@@ -35,6 +36,8 @@ export interface PortsRun {
     workflowId: string;
     accountId: string;
     lease: Lease;
+    /** This attempt's local notes of what it sent; they also read an earlier attempt's. */
+    journal: DeliveryJournal;
     /** True when an earlier attempt may have sent e-mails already. */
     resumed: boolean;
     /** Aborting stops the e-mails under way (the engine's own signal only stops starting new ones). */
@@ -46,6 +49,12 @@ export interface PortsRun {
     /** Stops the run when its deliveries can no longer be recorded or its lease is lost. */
     fail(err: Error): void;
 }
+
+/**
+ * An element as an earlier attempt left it: recorded SENT or FAILED; or SENDING and, by that attempt's
+ * notes, ACCEPTED, UNSENT, or UNKNOWN (transmitted with no answer read, or no notes here).
+ */
+type Earlier = 'SENT' | 'FAILED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN';
 
 const isNotFound = (err: unknown): boolean => (err as { output?: { statusCode?: number } })?.output?.statusCode === 404;
 
@@ -63,10 +72,11 @@ export interface RunPorts extends Ports {
  * same Message-ID, so a receiver that deduplicates drops it, and is counted as possibly duplicated.
  */
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
-    const states = new Map<string, Promise<Map<number, DeliveryStatus>>>();
+    const states = new Map<string, Promise<Map<number, Earlier>>>();
     const sent = new Map<string, number>();
     const log = new DeliveryLog(
-        (outcomes, intents) => writeDeliveries(env.db, { id: run.id, originRunId: run.originRunId, workflowId: run.workflowId, token: run.lease.token }, outcomes, intents),
+        (outcomes, intents) =>
+            writeDeliveries(env.db, { id: run.id, originRunId: run.originRunId, workflowId: run.workflowId, token: run.lease.token, attempt: run.journal.attempt }, outcomes, intents),
         (err) => {
             env.log.error({ err, runId: run.id }, 'e-mail deliveries can no longer be recorded: the run stops');
             run.fail(err);
@@ -75,10 +85,40 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     );
     let settings: Promise<AiEndpoint> | null = null;
 
-    const statesFor = (nodeId: string): Promise<Map<number, DeliveryStatus>> => {
+    const notes = new Map<string, JournalEntries | null>();
+    const notesOf = (attempt: string | null): JournalEntries | null => {
+        if (attempt === null) {
+            return null;
+        }
+
+        if (!notes.has(attempt)) {
+            notes.set(attempt, run.journal.earlier(attempt));
+        }
+
+        return notes.get(attempt) ?? null;
+    };
+
+    /** What earlier attempts did with each element of a node, with their notes if they are here. */
+    const earlierFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
+        const earlier = new Map<number, Earlier>();
+        for (const [index, { status, attempt }] of await deliveryStates(env.db, run.id, nodeId)) {
+            if (status !== 'SENDING') {
+                earlier.set(index, status);
+                continue;
+            }
+
+            const key = journalKey(nodeId, index);
+            const noted = notesOf(attempt);
+            earlier.set(index, noted?.accepted.has(key) ? 'ACCEPTED' : noted && !noted.transmitted.has(key) ? 'UNSENT' : 'UNKNOWN');
+        }
+
+        return earlier;
+    };
+
+    const statesFor = (nodeId: string): Promise<Map<number, Earlier>> => {
         let found = states.get(nodeId);
         if (!found) {
-            found = run.resumed ? deliveryStates(env.db, run.id, nodeId) : Promise.resolve(new Map());
+            found = run.resumed ? earlierFor(nodeId) : Promise.resolve(new Map());
             states.set(nodeId, found);
         }
 
@@ -124,7 +164,14 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         },
 
         async sendMail(message, key, ctx) {
-            if ((await statesFor(key.nodeId)).get(key.index) === 'SENT') {
+            const earlier = (await statesFor(key.nodeId)).get(key.index);
+            if (earlier === 'SENT') {
+                count(key.nodeId);
+                return;
+            }
+
+            if (earlier === 'ACCEPTED') {
+                log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'SENT', error: null, content: null });
                 count(key.nodeId);
                 return;
             }
@@ -136,17 +183,46 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
 
             await run.lease.ensureLive();
             const messageId = deliveryMessageId(run.id, key.nodeId, key.index, env.messageDomain);
-            await log.intent({ node_id: key.nodeId, element_index: key.index, message_id: messageId });
+            run.journal.start();
+            await log.intent({ node_id: key.nodeId, element_index: key.index, message_id: messageId, resent: earlier === 'UNKNOWN' });
+            // Stopping the run keeps this e-mail from going out; once it is out, only a cancel or a lost lease interrupts it.
+            const stop = new AbortController();
+            let transmitted = false;
+            let held = false;
+            const stopSending = () => stop.abort(run.signal.reason);
+            const stopWaiting = () => {
+                if (!transmitted) {
+                    stop.abort(ctx.signal.reason);
+                }
+            };
+            run.signal.addEventListener('abort', stopSending);
+            ctx.signal.addEventListener('abort', stopWaiting);
+            const onTransmit = async () => {
+                held = true;
+                // The intent was fenced when written, but the e-mail may have waited for a connection since.
+                await run.lease.ensureLive();
+                if (ctx.signal.aborted) {
+                    throw new Error('the run is stopping');
+                }
+
+                held = false;
+                transmitted = true;
+                run.journal.transmitting(key.nodeId, key.index);
+            };
             try {
-                await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, { retry: true, signal: run.signal });
+                await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, { retry: true, signal: stop.signal, onTransmit });
+                // Before anything else can run: from here a crash must not send it again.
+                run.journal.accepted(key.nodeId, key.index);
             } catch (err) {
-                // A send given up under way (cancel, lost lease) may still have been accepted: its outcome stays unknown.
-                if (!run.signal.aborted) {
+                // Held back, it was not sent (the journal says so); given up under way, it may have been accepted.
+                if (!held && !stop.signal.aborted) {
                     log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
                 }
 
                 throw err;
             } finally {
+                run.signal.removeEventListener('abort', stopSending);
+                ctx.signal.removeEventListener('abort', stopWaiting);
                 run.onProgress();
             }
 

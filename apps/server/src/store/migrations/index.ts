@@ -7,6 +7,7 @@ import { sql as emailCodes } from './005-email-codes.js';
 import { sql as deliveryIntents } from './006-delivery-intents.js';
 import { sql as sdkServer } from './007-sdk-server.js';
 import { sql as google } from './008-google.js';
+import { sql as deliveryAttempts } from './009-delivery-attempts.js';
 
 export interface Migration {
     id: number;
@@ -22,5 +23,6 @@ export const migrations: Migration[] = [
     { id: 5, name: '005-email-codes', sql: emailCodes },
     { id: 6, name: '006-delivery-intents', sql: deliveryIntents },
     { id: 7, name: '007-sdk-server', sql: sdkServer },
-    { id: 8, name: '008-google', sql: google }
+    { id: 8, name: '008-google', sql: google },
+    { id: 9, name: '009-delivery-attempts', sql: deliveryAttempts }
 ];
