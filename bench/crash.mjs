@@ -15,6 +15,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 
 import { jsonRequest, startServer } from './lib/server.mjs';
+import { createAccount } from './lib/smtp-sink.mjs';
 
 const KILLS = 20;
 const TARGETS = { duplicatesPerStore: 2, takeoverMedianMs: 5000 };
@@ -96,13 +97,7 @@ const bench = async (store, sink, { connections, rows: ROWS }) => {
             workers.push(startWorker(server.env), startWorker(server.env));
         }
 
-        const email = `bench-${Math.random().toString(36).slice(2, 10)}@example.test`;
-        await jsonRequest(server, 'POST', '/api/auth/register', { email, password: 'bench-password-1', fullName: 'Bench User' });
-        for (let tries = 0; tries < 400 && !sink.otp(email); tries++) {
-            await sleep(25);
-        }
-
-        const { accessToken: token } = (await jsonRequest(server, 'POST', '/api/auth/verify-email', { email, otp: sink.otp(email) })).json;
+        const { token } = await createAccount(server, sink);
         const lines = ['name,email', ...Array.from({ length: ROWS }, (_, i) => `P${i},p${i}@${DOMAIN}`)];
         const form = new FormData();
         form.append('file', new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), 'people.csv');
@@ -161,11 +156,19 @@ const bench = async (store, sink, { connections, rows: ROWS }) => {
                 victim.child.kill('SIGKILL');
                 await victim.exited;
                 workers.splice(workers.indexOf(victim), 1, startWorker(server.env));
-                // Takeover: until the other worker holds the workflow's lease.
+                // Takeover: until the other worker holds the workflow's lease. A run that ended between
+                // reading the holder and the kill has nothing to take over (and the wait would never end).
                 for (;;) {
-                    const now = (await db.query('SELECT holder FROM workflow_leases WHERE workflow_id = $1', [workflowId])).rows[0]?.holder;
-                    if (now && now !== holder) {
+                    const { rows } = await db.query(
+                        'SELECT l.holder, r.completed_at FROM runs r LEFT JOIN workflow_leases l ON l.workflow_id = r.workflow_id WHERE r.id = $1',
+                        [runId]
+                    );
+                    if (rows[0]?.holder && rows[0].holder !== holder) {
                         takeovers.push(performance.now() - killedAt);
+                        break;
+                    }
+
+                    if (rows[0]?.completed_at) {
                         break;
                     }
 
