@@ -2,7 +2,7 @@
 // 100 ms to accept each message, like a cloud provider's SMTP endpoint, and against a loopback sink
 // that accepts at once. A run sends SMTP_CONNECTIONS (default 8) messages at a time.
 import { startServer } from './lib/server.mjs';
-import { createAccount, startSink } from './lib/smtp-sink.mjs';
+import { check, createMailWorkflow, startSink } from './lib/smtp-sink.mjs';
 
 const TARGETS = { slowRelayPerSecond: 60, loopbackPerSecond: 1000 };
 const SLOW_ROWS = 400;
@@ -11,38 +11,12 @@ const RELAY_DELAY_MS = 100;
 
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
 
-const check = async (res, status, what) => {
-    if (res.status !== status) {
-        throw new Error(`${what} answered ${res.status}: ${await res.text()}`);
-    }
-
-    return res.json();
-};
-
 /** E-mails per second of the OUTPUT node of one run of `rows` rows, by the run's own timestamps. */
 const measure = async (delayMs, rows) => {
     const sink = await startSink({ delayMs });
     const server = await startServer({ env: { ...env, SMTP_URL: sink.url } });
     try {
-        const { token } = await createAccount(server, sink);
-        const auth = { authorization: `Bearer ${token}` };
-        const lines = ['name,email', ...Array.from({ length: rows }, (_, i) => `Person ${i},person${i}@example.test`)];
-        const form = new FormData();
-        form.append('file', new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), 'people.csv');
-        const { uploadId } = await check(await fetch(`${server.url}/api/uploads`, { method: 'POST', body: form, headers: auth }), 201, 'upload');
-        const graph = {
-            nodes: [
-                { id: 'start', type: 'TRIGGER', data: {} },
-                { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
-                { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'Hi {{item.name}}.' } }
-            ],
-            edges: [
-                { source: 'start', target: 'people' },
-                { source: 'people', target: 'send' }
-            ]
-        };
-        const headers = { ...auth, 'content-type': 'application/json' };
-        const { workflowId } = await check(await fetch(`${server.url}/api/workflows`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', graph }) }), 201, 'workflow');
+        const { workflowId, auth } = await createMailWorkflow(server, sink, rows);
         const { runId } = await check(await fetch(`${server.url}/api/workflows/${workflowId}/run`, { method: 'POST', headers: auth }), 202, 'enqueue');
         let run;
         do {

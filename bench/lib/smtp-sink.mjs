@@ -68,3 +68,39 @@ export const createAccount = async (server, sink) => {
 
     return { token: verified.json.accessToken };
 };
+
+/** The JSON body of `res`, or an error naming `what` when it did not answer `status`. */
+export const check = async (res, status, what) => {
+    if (res.status !== status) {
+        throw new Error(`${what} answered ${res.status}: ${await res.text()}`);
+    }
+
+    return res.json();
+};
+
+/**
+ * A new account's workflow that mails each of `rows` people once (TRIGGER → DATA_SOURCE → OUTPUT
+ * `send`): its id, and the headers that authenticate as that account.
+ */
+export const createMailWorkflow = async (server, sink, rows) => {
+    const { token } = await createAccount(server, sink);
+    const auth = { authorization: `Bearer ${token}` };
+    const lines = ['name,email', ...Array.from({ length: rows }, (_, i) => `Person ${i},person${i}@example.test`)];
+    const form = new FormData();
+    form.append('file', new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), 'people.csv');
+    const { uploadId } = await check(await fetch(`${server.url}/api/uploads`, { method: 'POST', body: form, headers: auth }), 201, 'upload');
+    const graph = {
+        nodes: [
+            { id: 'start', type: 'TRIGGER', data: {} },
+            { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+            { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'Hi {{item.name}}.' } }
+        ],
+        edges: [
+            { source: 'start', target: 'people' },
+            { source: 'people', target: 'send' }
+        ]
+    };
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const { workflowId } = await check(await fetch(`${server.url}/api/workflows`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', graph }) }), 201, 'workflow');
+    return { workflowId, auth };
+};

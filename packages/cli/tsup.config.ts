@@ -13,7 +13,7 @@ export default defineConfig({
     clean: true,
     sourcemap: true,
     splitting: true,
-    target: 'node22',
+    target: 'node20',
     noExternal: ['@flowctl/sdk', '@flowctl/engine'],
     define: { __FLOWCTL_VERSION__: JSON.stringify(version) },
     banner: { js: '#!/usr/bin/env node' }

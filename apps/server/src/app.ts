@@ -3,6 +3,7 @@ import Pino, { type Logger } from 'pino';
 
 import type { Config } from './config.js';
 import type { Context } from './context.js';
+import { makeDataDirPrivate } from './data-dir.js';
 import { createMetricsRegistry } from './http/metrics.js';
 import { REDACT_PATHS } from './http/redact.js';
 import { createHttpServer } from './http/server.js';
@@ -38,6 +39,9 @@ export interface App {
 export const createApp = async (config: Config, options: AppOptions = {}): Promise<App> => {
     const log = options.logger ?? Pino({ level: config.logLevel, redact: REDACT_PATHS });
 
+    // Before anything is written to the data directory: the database, outbox, uploads and secrets are private.
+    await makeDataDirPrivate(config.dataDir);
+
     let embedded: EmbeddedPostgres | null = null;
     let connectionString = config.databaseUrl;
     if (!connectionString) {
@@ -45,7 +49,11 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         connectionString = embedded.connectionString;
     }
 
-    const pool = createPool(connectionString, embedded ? 1 : 10, { sharedSession: embedded !== null });
+    const pool = createPool(connectionString, embedded ? 1 : 10, {
+        sharedSession: embedded !== null,
+        connectTimeoutMs: config.databaseConnectTimeoutMs,
+        statementTimeoutMs: config.databaseStatementTimeoutMs
+    });
     const db = createDb(pool);
     const runChanges = createRunChanges({ pool, databaseUrl: config.databaseUrl, log });
     try {

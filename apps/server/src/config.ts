@@ -18,8 +18,10 @@ export type BlobStoreKind = 'files' | 'postgres';
 export interface SmtpSettings {
     /** Connections to the SMTP server at most, shared by all runs; also how many e-mails a run has in flight. */
     connections: number;
-    /** How long one message (or opening a connection) may take before it is given up as a temporary failure. */
+    /** How long opening a connection (or a command's reply) may take before it is given up as a temporary failure. */
     sendTimeoutMs: number;
+    /** How long the reply to the end of a message's data may take (RFC 5321 §4.5.3.2.6: 10 minutes). */
+    dataTimeoutMs: number;
     /** Temporary failures (4xx replies, connection errors) of a run's e-mail are retried: at most this many attempts, */
     retryAttempts: number;
     /** within this long from the first attempt, */
@@ -40,6 +42,10 @@ export interface Config {
     mailFrom: string;
     smtp: SmtpSettings;
     ai: { apiKey: string | null; baseUrl: string | null; model: string | null };
+    /** Language-model calls in flight per AI node at most (an account may ask for fewer). */
+    aiConcurrency: number;
+    /** How long one model call may keep being answered 429/503 (slowing its node down) before the node fails. */
+    aiRetryBudgetMs: number;
     /** Given, or generated once and kept in the data directory. */
     jwtSecret: string | null;
     encryptionKey: string | null;
@@ -47,13 +53,32 @@ export interface Config {
     maxUploadBytes: number;
     /** How long a request body may stop arriving before the request is answered 408. */
     bodyTimeoutSeconds: number;
+    /** How long a whole request (headers and body) may take to arrive before it is answered 408 and its connection closed. */
+    requestTimeoutSeconds: number;
+    /** Open connections one client address may have at once; more are answered 429 and closed. */
+    maxConnectionsPerClient: number;
     /** Where upload bytes live: files under `${dataDir}/uploads`, or chunks in PostgreSQL (shared by several machines). */
     blobStore: BlobStoreKind;
+    /**
+     * The store: opening a connection, and one statement, taking longer than these fails it (the
+     * request is answered 503), instead of hanging with a frozen or unreachable database.
+     */
+    databaseConnectTimeoutMs: number;
+    databaseStatementTimeoutMs: number;
     runConcurrency: number;
+    /** A run estimated to need more memory than this (MB) fails before it loads anything. */
+    runMemoryMb: number;
+    /**
+     * Runs of one account RUNNING at once, counted in the store (so across every process on one
+     * PostgreSQL): one account's slow runs leave slots for the others.
+     */
+    runConcurrencyPerAccount: number;
     /** How long a worker's claim on a workflow lasts unrenewed: a crashed worker's runs resume after about this long. */
     runLeaseMs: number;
     /** A run whose worker holds its lease but makes no progress for this long is failed. */
     runNoProgressMs: number;
+    /** Finished runs, with their node states and delivery records, are deleted this many days after they ended. */
+    runRetentionDays: number;
     logLevel: string;
     /** `mailPerIp`: sign-up, resend and password-reset requests (each may send an e-mail) per client network and window. */
     rateLimit: { perAccount: number; perIp: number; windowSeconds: number; mailPerIp: number };
@@ -115,12 +140,17 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         mailFrom: env.MAIL_FROM || 'flowctl <no-reply@localhost>',
         smtp: {
             connections: positiveInt('SMTP_CONNECTIONS', env.SMTP_CONNECTIONS, 8),
-            sendTimeoutMs: positiveInt('SMTP_SEND_TIMEOUT_MS', env.SMTP_SEND_TIMEOUT_MS, 60_000),
+            // RFC 5321 §4.5.3.2: 5 minutes for the greeting and each command's reply, 10 for the reply to
+            // the end of the data. Giving up earlier sends again a message the server was still accepting.
+            sendTimeoutMs: positiveInt('SMTP_SEND_TIMEOUT_MS', env.SMTP_SEND_TIMEOUT_MS, 300_000),
+            dataTimeoutMs: positiveInt('SMTP_DATA_TIMEOUT_MS', env.SMTP_DATA_TIMEOUT_MS, 600_000),
             retryAttempts: positiveInt('SMTP_RETRY_ATTEMPTS', env.SMTP_RETRY_ATTEMPTS, 10),
             retryForMs: positiveInt('SMTP_RETRY_FOR_MS', env.SMTP_RETRY_FOR_MS, 120_000),
             retryDelayMs: positiveInt('SMTP_RETRY_DELAY_MS', env.SMTP_RETRY_DELAY_MS, 1000)
         },
         ai: { apiKey: optional(env.OPENAI_API_KEY), baseUrl: optional(env.OPENAI_BASE_URL), model: optional(env.AI_MODEL) },
+        aiConcurrency: positiveInt('AI_CONCURRENCY', env.AI_CONCURRENCY, 8),
+        aiRetryBudgetMs: positiveInt('AI_RETRY_BUDGET_MS', env.AI_RETRY_BUDGET_MS, 600_000),
         jwtSecret: optional(env.JWT_SECRET),
         encryptionKey: optional(env.ENCRYPTION_KEY),
         google: {
@@ -134,11 +164,22 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         },
         maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
         bodyTimeoutSeconds: positiveInt('BODY_TIMEOUT_SECONDS', env.BODY_TIMEOUT_SECONDS, 10),
+        requestTimeoutSeconds: positiveInt('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 120),
+        maxConnectionsPerClient: positiveInt('MAX_CONNECTIONS_PER_CLIENT', env.MAX_CONNECTIONS_PER_CLIENT, 100),
         blobStore: blobStoreKind(env.BLOB_STORE, optional(env.DATABASE_URL)),
+        databaseConnectTimeoutMs: positiveInt('DATABASE_CONNECT_TIMEOUT_MS', env.DATABASE_CONNECT_TIMEOUT_MS, 5_000),
+        databaseStatementTimeoutMs: positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, 30_000),
         runConcurrency: positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4),
+        runMemoryMb: positiveInt('RUN_MEMORY_MB', env.RUN_MEMORY_MB, 256),
+        runConcurrencyPerAccount: positiveInt(
+            'RUN_CONCURRENCY_PER_ACCOUNT',
+            env.RUN_CONCURRENCY_PER_ACCOUNT,
+            Math.max(1, Math.floor(positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4) / 2))
+        ),
         // Renewed every third of it: a dead worker's run is taken over within about this long.
         runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 3_000),
-        runNoProgressMs: positiveInt('RUN_NO_PROGRESS_MS', env.RUN_NO_PROGRESS_MS, 300_000),
+        runNoProgressMs: positiveInt('RUN_NO_PROGRESS_MS', env.RUN_NO_PROGRESS_MS, 1_200_000),
+        runRetentionDays: positiveInt('RUN_RETENTION_DAYS', env.RUN_RETENTION_DAYS, 30),
         logLevel: env.LOG_LEVEL || 'info',
         rateLimit: {
             perAccount: positiveInt('RATE_LIMIT_PER_ACCOUNT', env.RATE_LIMIT_PER_ACCOUNT, 1200),
@@ -150,10 +191,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         allowPrivateNetwork: flag('ALLOW_PRIVATE_NETWORK', env.ALLOW_PRIVATE_NETWORK)
     };
 
-    // A send retried for SMTP_RETRY_FOR_MS is progress in the making, not a stall.
-    if (config.runNoProgressMs <= config.smtp.retryForMs + config.smtp.sendTimeoutMs) {
+    // A send retried for SMTP_RETRY_FOR_MS is progress in the making, not a stall: its last attempt
+    // may open a connection (SMTP_SEND_TIMEOUT_MS) and wait for the end of its data (SMTP_DATA_TIMEOUT_MS).
+    const longestSend = config.smtp.retryForMs + config.smtp.sendTimeoutMs + config.smtp.dataTimeoutMs;
+    if (config.runNoProgressMs <= longestSend) {
         throw new Error(
-            `RUN_NO_PROGRESS_MS (${config.runNoProgressMs}) must exceed SMTP_RETRY_FOR_MS + SMTP_SEND_TIMEOUT_MS (${config.smtp.retryForMs + config.smtp.sendTimeoutMs}): a run retrying one e-mail would be failed as stalled`
+            `RUN_NO_PROGRESS_MS (${config.runNoProgressMs}) must exceed SMTP_RETRY_FOR_MS + SMTP_SEND_TIMEOUT_MS + SMTP_DATA_TIMEOUT_MS (${longestSend}): a run retrying one e-mail would be failed as stalled`
         );
     }
 

@@ -18,6 +18,39 @@ describe('outbound address policy', () => {
         }
     });
 
+    it('unwraps IPv4 addresses embedded in IPv6 ones (compatible, mapped, translated, NAT64, 6to4, Teredo) before deciding', () => {
+        const embedding = [
+            '::127.0.0.1',
+            '::7f00:1',
+            '::ffff:0:127.0.0.1',
+            '::ffff:0:7f00:1',
+            '::ffff:127.0.0.1',
+            '64:ff9b::127.0.0.1',
+            '64:ff9b::a9fe:a9fe',
+            '64:ff9b:1::7f00:1',
+            '64:ff9b:1:808:808::',
+            '2002:7f00:1::1',
+            '2002:a00:1:1::5',
+            '2002:c0a8:0101::',
+            // Teredo: the client's address is the last 32 bits inverted (here 127.0.0.1, then 10.0.0.1).
+            '2001:0:4136:e378:8000:63bf:80ff:fffe',
+            '2001:0:4136:e378:8000:63bf:f5ff:fffe',
+            // and the Teredo server's address the 32 bits after the prefix.
+            '2001:0:7f00:1:8000:63bf:f7f7:f7f7'
+        ];
+        for (const address of embedding) {
+            expect(isPrivateAddress(address), address).toBe(true);
+            expect(refusedTarget(`http://[${address}]:8080/hook`, false), address).toMatch(/is a private or local address/);
+        }
+
+        // A zone index (resolved names can carry one) does not hide the address.
+        expect(isPrivateAddress('fe80::1%eth0')).toBe(true);
+
+        for (const address of ['64:ff9b::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '::ffff:0:808:808', '2606:4700::1111']) {
+            expect(isPrivateAddress(address), address).toBe(false);
+        }
+    });
+
     it('refuses private literals when saved, unless allowed; names wait until they resolve', () => {
         expect(refusedTarget('http://127.0.0.1:3000/x', false)).toBe('127.0.0.1 is a private or local address (127.0.0.1); set ALLOW_PRIVATE_NETWORK=true on the server to allow it');
         expect(refusedTarget('http://[fd00::2]/x', false)).toMatch(/^\[fd00::2\] is a private or local address/);
@@ -31,6 +64,13 @@ describe('outbound address policy', () => {
         expect(loadConfig({ ALLOW_PRIVATE_NETWORK: 'true' }).allowPrivateNetwork).toBe(true);
         expect(loadConfig({ ALLOW_PRIVATE_NETWORK: '0' }).allowPrivateNetwork).toBe(false);
         expect(() => loadConfig({ ALLOW_PRIVATE_NETWORK: 'sometimes' })).toThrow("ALLOW_PRIVATE_NETWORK must be true or false, got 'sometimes'");
+    });
+
+    it('refuses an IPv6 literal embedding a private IPv4 address when connecting, before any connection is tried', async () => {
+        for (const host of ['[::127.0.0.1]', '[::ffff:0:127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::1]']) {
+            const err = await undiciFetch(`http://${host}:8080/`, { dispatcher: publicOnly }).catch((e: Error) => e);
+            expect((err as Error & { cause?: unknown }).cause, host).toBeInstanceOf(PrivateAddressError);
+        }
     });
 
     it('refuses a literal private address when connecting, as a redirect would reach it', async () => {

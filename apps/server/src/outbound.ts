@@ -29,6 +29,8 @@ for (const [network, prefix] of [
 
 for (const [network, prefix] of [
     ['::', 127],
+    // Local-use NAT64 (RFC 8215): translated into whatever networks its operator chose.
+    ['64:ff9b:1::', 48],
     ['fc00::', 7],
     ['fe80::', 10],
     ['ff00::', 8]
@@ -38,13 +40,73 @@ for (const [network, prefix] of [
 
 export const ALLOW_HINT = 'set ALLOW_PRIVATE_NETWORK=true on the server to allow it';
 
-export const isPrivateAddress = (address: string): boolean => {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    if (mapped || Net.isIPv4(address)) {
-        return PRIVATE.check(mapped ?? address, 'ipv4');
+/** The eight 16-bit groups of an IPv6 address (zone index dropped), or null when it is not one. */
+const ipv6Groups = (address: string): number[] | null => {
+    const plain = address.replace(/%.*$/, '');
+    if (!Net.isIPv6(plain)) {
+        return null;
     }
 
-    return Net.isIPv6(address) && PRIVATE.check(address, 'ipv6');
+    // A trailing dotted quad is two groups.
+    const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(plain);
+    const hex = dotted ? plain.slice(0, dotted.index) + ((Number(dotted[1]) << 8) | Number(dotted[2])).toString(16) + ':' + ((Number(dotted[3]) << 8) | Number(dotted[4])).toString(16) : plain;
+    const [head, tail] = hex.includes('::') ? hex.split('::') : [hex, null];
+    const parse = (part: string | null | undefined) => (part ? part.split(':').map((group) => Number.parseInt(group, 16)) : []);
+    const front = parse(head);
+    const back = parse(tail);
+    return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
+};
+
+const ipv4Of = (high: number, low: number): string => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+
+/**
+ * The IPv4 addresses an IPv6 address carries, that a packet to it may end up at: IPv4-compatible
+ * (::a.b.c.d), -mapped (::ffff:a.b.c.d), -translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002:AABB:CCDD::/48) and Teredo (2001:0::/32: its server, and its
+ * client inverted in the last 32 bits).
+ */
+export const embeddedIPv4 = (address: string): string[] => {
+    const g = ipv6Groups(address);
+    if (!g) {
+        return [];
+    }
+
+    const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+    const last = ipv4Of(g[6]!, g[7]!);
+    if (zeros(0, 5) && (g[5] === 0 || g[5] === 0xffff)) {
+        return [last];
+    }
+
+    if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) {
+        return [last];
+    }
+
+    if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) {
+        return [last];
+    }
+
+    if (g[0] === 0x2002) {
+        return [ipv4Of(g[1]!, g[2]!)];
+    }
+
+    if (g[0] === 0x2001 && g[1] === 0) {
+        return [ipv4Of(g[2]!, g[3]!), ipv4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff)];
+    }
+
+    return [];
+};
+
+export const isPrivateAddress = (address: string): boolean => {
+    if (Net.isIPv4(address)) {
+        return PRIVATE.check(address, 'ipv4');
+    }
+
+    const plain = address.replace(/%.*$/, '');
+    if (!Net.isIPv6(plain)) {
+        return false;
+    }
+
+    // Checked as itself and as every IPv4 address it leads to: a NAT64 or 6to4 gateway would deliver it there.
+    return PRIVATE.check(plain, 'ipv6') || embeddedIPv4(plain).some((ipv4) => PRIVATE.check(ipv4, 'ipv4'));
 };
 
 export class PrivateAddressError extends Error {

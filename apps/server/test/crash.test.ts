@@ -1,98 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import Fs from 'node:fs';
-import Net from 'node:net';
 import Path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { createAccount, type TestAccount } from './fixtures.js';
-import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
-import { createTestStore, startTestServer, store, type TestStore } from './harness.js';
+import { type Child, MAIN, remote, startChild, stopChild } from './child.js';
+import { createAccount } from './fixtures.js';
+import { startGatedSmtp } from './gated-smtp.js';
+import { createTestStore, startTestServer, store, } from './harness.js';
 import { newsletter, type RunJson, runsApi, TERMINAL } from './run-fixtures.js';
 
-const MAIN = Path.resolve(import.meta.dirname, '..', 'dist', 'main.js');
 const ROWS = 20;
 const KILL_AT = 8;
 
-const freePort = () =>
-    new Promise<number>((resolve) => {
-        const probe = Net.createServer().listen(0, '127.0.0.1', () => {
-            const { port } = probe.address() as { port: number };
-            probe.close(() => resolve(port));
-        });
-    });
-
-interface Child {
-    url: string | null;
-    process: ChildProcess;
-    output: string[];
-    exited: Promise<unknown>;
-}
-
-/** The built server as a separate process: what an operator runs, and what can be SIGKILLed. */
-const startChild = async (role: 'all' | 'worker', testStore: TestStore, smtp: GatedSmtp): Promise<Child> => {
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        FLOWCTL_DATA_DIR: testStore.dataDir,
-        PORT: String(port),
-        SMTP_URL: smtp.url,
-        MAIL_FROM: 'flowctl <no-reply@flowctl.test>',
-        RUN_LEASE_MS: '2000',
-        // One e-mail at a time: the test holds one message and kills the worker while the server is
-        // accepting it. With several at once, each message under way at the kill may be sent again.
-        SMTP_CONNECTIONS: '1',
-        LOG_LEVEL: 'warn'
-    };
-    if (testStore.databaseUrl) {
-        env.DATABASE_URL = testStore.databaseUrl;
-    } else {
-        delete env.DATABASE_URL;
-    }
-
-    const child = spawn(process.execPath, [MAIN, `--role=${role}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output: string[] = [];
-    child.stdout?.on('data', (chunk) => output.push(String(chunk)));
-    child.stderr?.on('data', (chunk) => output.push(String(chunk)));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (role === 'worker') {
-        return { url: null, process: child, output, exited };
-    }
-
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-        if (child.exitCode !== null || Date.now() > deadline) {
-            throw new Error(`the server did not start:\n${output.join('')}`);
-        }
-
-        if (await fetch(`${url}/readyz`).then((res) => res.ok, () => false)) {
-            return { url, process: child, output, exited };
-        }
-
-        await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-};
-
-const stopChild = async (child: Child, signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.process.exitCode === null && child.process.signalCode === null) {
-        child.process.kill(signal);
-    }
-
-    await child.exited;
-};
-
-/** Just enough of the API over a real socket, for a server in another process. */
-const remote = (url: string, account: TestAccount) => {
-    const call = async (method: string, path: string) => {
-        const res = await fetch(`${url}${path}`, { method, headers: account.headers });
-        return { status: res.status, json: (await res.json()) as RunJson };
-    };
-    return {
-        enqueue: async (workflowId: string) => (await call('POST', `/api/workflows/${workflowId}/run`)).json.runId,
-        get: async (runId: string) => (await call('GET', `/api/workflows/runs/${runId}`)).json
-    };
-};
 
 /**
  * Kills the worker while the SMTP server holds message #KILL_AT, then lets the server accept it. With
@@ -117,7 +36,7 @@ const killDuringOutput = async (noted: boolean) => {
         let client: { enqueue(workflowId: string): Promise<string>; get(runId: string): Promise<RunJson> } = local;
         if (store === 'embedded') {
             await api.app.stop();
-            children.push(await startChild('all', testStore, smtp));
+            children.push(await startChild('all', testStore, smtp.url));
             client = remote(children[0]!.url!, account);
         }
 
@@ -125,7 +44,7 @@ const killDuringOutput = async (noted: boolean) => {
         const first = await client.enqueue(workflowId);
         const second = await client.enqueue(workflowId);
         if (store === 'postgres') {
-            children.push(await startChild('worker', testStore, smtp));
+            children.push(await startChild('worker', testStore, smtp.url));
         }
 
         // The worker dies while the server accepts message #KILL_AT: the 250 never reaches it.
@@ -141,7 +60,7 @@ const killDuringOutput = async (noted: boolean) => {
             Fs.appendFileSync(Path.join(dir, file!), `A ["send",${KILL_AT - 1}]\n`);
         }
 
-        children.push(await startChild(store === 'embedded' ? 'all' : 'worker', testStore, smtp));
+        children.push(await startChild(store === 'embedded' ? 'all' : 'worker', testStore, smtp.url));
         if (store === 'embedded') {
             client = remote(children[1]!.url!, account);
         }

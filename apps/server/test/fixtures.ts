@@ -2,6 +2,7 @@ import Crypto from 'node:crypto';
 
 import { issueAccessToken } from '../src/services/tokens.js';
 import { newId } from '../src/ids.js';
+import { insertSession } from '../src/store/sessions.js';
 import type { TestServer } from './harness.js';
 
 export interface TestAccount {
@@ -23,6 +24,9 @@ export const createAccount = async (t: TestServer, email = `user-${Crypto.random
         [accountId, email, email.toLowerCase()]
     );
 
-    const token = issueAccessToken(t.app.ctx.secrets.jwtSecret, accountId);
+    // Every access token belongs to a live session: this one signed in just now.
+    const sessionId = newId('rt');
+    await insertSession(t.app.ctx.db, { id: sessionId, accountId, signedInAt: new Date() });
+    const token = issueAccessToken(t.app.ctx.secrets.jwtSecret, accountId, sessionId);
     return { accountId, email, token, headers: { authorization: `Bearer ${token}` } };
 };

@@ -74,6 +74,29 @@ describe('Google link', () => {
         expect(forged.statusCode).toBe(401);
     });
 
+    it('never lets an answer of /connect be cached or its address leak as a Referer, whatever the answer', async () => {
+        const account = await createAccount(t);
+        const answers = [
+            await t.request({ method: 'GET', url: `/api/integrations/google/connect?access_token=${account.token}` }),
+            await t.request({ method: 'GET', url: '/api/integrations/google/connect', headers: account.headers }),
+            await t.request({ method: 'GET', url: '/api/integrations/google/connect?format=json', headers: account.headers }),
+            await t.request({ method: 'GET', url: '/api/integrations/google/connect' }),
+            await t.request({ method: 'GET', url: '/api/integrations/google/connect?access_token=not-a-token' }),
+            await t.request({ method: 'GET', url: `/api/integrations/google/connect?access_token=${account.token}&format=xml` })
+        ];
+        expect(answers.map((res) => res.statusCode)).toEqual([302, 302, 200, 401, 401, 400]);
+        for (const res of answers) {
+            expect(res.headers['cache-control'], String(res.statusCode)).toBe('no-store');
+            expect(res.headers['referrer-policy'], String(res.statusCode)).toBe('no-referrer');
+        }
+
+        // A token in the address of any other route is as exposed.
+        const elsewhere = await t.request({ method: 'GET', url: `/api/integrations/google/status?access_token=${account.token}` });
+        expect(elsewhere.statusCode).toBe(401);
+        expect(elsewhere.headers['cache-control']).toBe('no-store');
+        expect(elsewhere.headers['referrer-policy']).toBe('no-referrer');
+    });
+
     it('links the account: the callback page says so, status shows the e-mail, tokens are encrypted at rest', async () => {
         const account = await createAccount(t);
         expect(await status(account)).toEqual({ connected: false });
@@ -309,6 +332,39 @@ describe('Google link without an OAuth client', () => {
             expect(Object.hasOwn(status.json, 'email')).toBe(false);
         } finally {
             await t.close();
+        }
+    });
+});
+
+describe('a Drive file over RUN_MEMORY_MB', () => {
+    it('stops loading it and fails the node saying how much was read and what to change', async () => {
+        const stub = await startGoogleStub();
+        const t = await startWithGoogle(stub, { runMemoryMb: 1 });
+        try {
+            // 100,000 tiny rows: 200 kB of CSV, about 10 MB once loaded.
+            stub.files.set('tiny-rows', { name: 'tiny.csv', mimeType: 'text/csv', content: `a\n${'1\n'.repeat(100_000)}` });
+            const account = await createAccount(t);
+            const connect = await t.request({ method: 'GET', url: '/api/integrations/google/connect', headers: account.headers });
+            const back = new URL(stub.consent(connect.headers.location as string));
+            await t.request({ method: 'GET', url: `${back.pathname}${back.search}` });
+
+            const api = runsApi(t, account);
+            const run = await api.run(
+                await api.workflow({
+                    nodes: [
+                        { id: 'start', type: 'TRIGGER', data: {} },
+                        { id: 'people', type: 'DATA_SOURCE', data: { driveFileId: 'tiny-rows' } }
+                    ],
+                    edges: [{ source: 'start', target: 'people' }]
+                })
+            );
+            expect(run.status).toBe('FAILED');
+            expect(api.node(run, 'people').error).toMatch(
+                /^Google Drive file 'tiny\.csv' would need more memory than RUN_MEMORY_MB \(1 MB\) once loaded: over [\d,]+ rows \(\d+ MB\) read so far\. Split the file, have fewer nodes read its rows, or raise RUN_MEMORY_MB\.$/
+            );
+        } finally {
+            await t.close();
+            await stub.close();
         }
     });
 });

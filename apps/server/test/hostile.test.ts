@@ -145,7 +145,7 @@ describe('hostile inputs leave the service working for everyone', () => {
             stub.queue({ content: JSON.stringify({ headline }) });
             const run = await attack.run(await attack.workflow(aiGraph(attackerUpload)));
             expect(run.status).toBe('SUCCESS');
-            expect(attack.node(run, 'ask').output).toEqual({ headline: 'Top\ufffdnews' });
+            expect(attack.node(run, 'ask').output).toEqual({ headline: 'Top\ufffdnews', aiCalls: 1, aiPromptTokens: 10, aiCompletionTokens: 10 });
             const output = await attack.call('GET', `/api/workflows/runs/${run.runId}/nodes/ask/output`);
             expect(output.statusCode).toBe(200);
             await expectOthersServed();
@@ -153,10 +153,11 @@ describe('hostile inputs leave the service working for everyone', () => {
     }
 
     it('fails the node with a readable error when the model reply with a NUL is not JSON', async () => {
-        stub.queue({ content: 'not json \u0000 at all' });
+        // Asked again once, the model answers the same.
+        stub.queue({ content: 'not json \u0000 at all' }, { content: 'not json \u0000 at all' });
         const run = await attack.run(await attack.workflow(aiGraph(attackerUpload)));
         expect(run.status).toBe('FAILED');
-        expect(attack.node(run, 'ask').error).toBe('the language-model reply is not JSON: not json \ufffd at all');
+        expect(attack.node(run, 'ask').error).toBe('language-model reply did not match the declared output schema: the reply is not JSON: not json \ufffd at all');
         await expectOthersServed();
     });
 

@@ -55,7 +55,9 @@ describe('logs', () => {
         // A replay after the retry window is logged as a warning: it must name the family, not the token.
         const later = createAccountsService(app.ctx, { now: () => new Date(Date.now() + 60_000) });
         await expect(later.refresh(login.json.refreshToken)).rejects.toMatchObject({ output: { statusCode: 401 } });
-        expect((await call('PUT', '/api/account/settings', { ai: { apiKey } }, refreshed.json.accessToken)).statusCode).toBe(200);
+        // That replay ended the session `refreshed` belongs to: its access token is refused at once.
+        expect((await call('GET', '/api/auth/me', undefined, refreshed.json.accessToken)).statusCode).toBe(401);
+        expect((await call('PUT', '/api/account/settings', { ai: { apiKey } }, verified.json.accessToken)).statusCode).toBe(200);
         // A failed verification e-mail is logged too, without its code.
         smtp.reject('bounced@example.test');
         expect((await call('POST', '/api/auth/register', { email: 'bounced@example.test', password, fullName: 'Bounced' })).statusCode).toBe(503);

@@ -31,6 +31,8 @@ export interface OpenAiStub {
     peak: number;
     /** Resolves once `count` requests have arrived in all. */
     waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+    /** Resolves once no request is being answered (each answered, or given up by the client). */
+    waitForIdle(timeoutMs?: number): Promise<void>;
     /** Answers for the next requests, in order; after them `fallback` answers. */
     queue(...replies: StubReply[]): void;
     /** Answers every request not covered by queue(); given the request body. */
@@ -71,7 +73,12 @@ export const startOpenAiStub = async (): Promise<OpenAiStub> => {
             const reply = queued.shift() ?? (typeof fallback === 'function' ? fallback(body) : fallback);
             stub.inFlight++;
             stub.peak = Math.max(stub.peak, stub.inFlight);
-            res.on('close', () => stub.inFlight--);
+            res.on('close', () => {
+                stub.inFlight--;
+                for (const wake of waiters) {
+                    wake();
+                }
+            });
             void Promise.resolve(reply.after).finally(() => respond(res, reply, body));
         });
     });
@@ -130,6 +137,23 @@ export const startOpenAiStub = async (): Promise<OpenAiStub> => {
                 const timer = setTimeout(() => {
                     waiters = waiters.filter((w) => w !== check);
                     reject(new Error(`expected ${count} model requests within ${timeoutMs} ms, got ${requests.length}`));
+                }, timeoutMs);
+                waiters.push(check);
+                check();
+            });
+        },
+        waitForIdle(timeoutMs = 10_000) {
+            return new Promise<void>((resolve, reject) => {
+                const check = () => {
+                    if (stub.inFlight === 0) {
+                        clearTimeout(timer);
+                        waiters = waiters.filter((w) => w !== check);
+                        resolve();
+                    }
+                };
+                const timer = setTimeout(() => {
+                    waiters = waiters.filter((w) => w !== check);
+                    reject(new Error(`${stub.inFlight} model requests still being answered after ${timeoutMs} ms`));
                 }, timeoutMs);
                 waiters.push(check);
                 check();

@@ -92,7 +92,8 @@ describe('rate limiting', () => {
         const email = freshEmail('flood');
         for (let i = 0; i < 5; i++) {
             const res = await t.request({ method: 'POST', url: '/api/auth/resend-otp', remoteAddress: '10.5.0.1', payload: { email } });
-            expect(res.statusCode).toBe(202);
+            // After the first, the address's one-a-minute cooldown answers; each still counts.
+            expect(res.statusCode).toBe(i === 0 ? 202 : 429);
         }
 
         const limited = await t.request({
@@ -129,7 +130,9 @@ describe('rate limiting', () => {
         // One address, a new network each time: ten an hour.
         const target = freshEmail('target');
         for (let i = 0; i < 10; i++) {
-            expect((await mail(`10.8.0.${i + 1}`, urls[i % 3]!, target)).statusCode).toBeLessThan(300);
+            const res = await mail(`10.8.0.${i + 1}`, urls[i % 3]!, target);
+            // A resend within a minute of a registration meets the address's cooldown instead; it counts too.
+            expect(res.statusCode < 300 || /at most one a minute/.test(res.json.message), res.payload).toBe(true);
         }
 
         const perAddress = await mail('10.8.1.1', '/api/auth/forgot-password', target.toUpperCase());

@@ -60,7 +60,14 @@ describe('runs: the AI node against an OpenAI-protocol server', () => {
         stub.queue({ content: JSON.stringify({ headline: 'Two teams, one goal', tags: ['core', 'infra'] }) });
         const run = await api.run(await api.workflow(aiGraph(uploadId)));
         expect(run.status).toBe('SUCCESS');
-        expect(api.node(run, 'summarize').output).toEqual({ headline: 'Two teams, one goal', tags: { count: 2, first: ['core', 'infra'] } });
+        expect(api.node(run, 'summarize').output).toEqual({
+            headline: 'Two teams, one goal',
+            tags: { count: 2, first: ['core', 'infra'] },
+            aiCalls: 1,
+            aiPromptTokens: 10,
+            aiCompletionTokens: 10
+        });
+        expect(run.result).toEqual({ totalRows: 2, filteredOut: 1, emailsSent: 2, aiCalls: 1, aiPromptTokens: 10, aiCompletionTokens: 10 });
 
         const request = stub.requests[before]!;
         expect(request.headers.authorization).toBe('Bearer sk-server-default');
@@ -95,8 +102,9 @@ describe('runs: the AI node against an OpenAI-protocol server', () => {
         ]);
     });
 
-    it('fails the node when the reply does not match the schema; nodes reading it are SKIPPED, other branches run', async () => {
-        stub.queue({ content: JSON.stringify({ headline: 42 }) });
+    it('fails the node when the reply does not match the schema twice; nodes reading it are SKIPPED, other branches run', async () => {
+        const before = stub.requests.length;
+        stub.queue({ content: JSON.stringify({ headline: 42 }) }, { content: JSON.stringify({ headline: 43 }) });
         const run = await api.run(await api.workflow(aiGraph(uploadId)));
         expect(run.status).toBe('FAILED');
         const ai = api.node(run, 'summarize');
@@ -104,16 +112,32 @@ describe('runs: the AI node against an OpenAI-protocol server', () => {
         expect(ai.error).toMatch(/^language-model reply did not match the declared output schema: /);
         expect(ai.error).toContain("field 'headline' must be a string");
         expect(ai.error).toContain("missing field 'tags'");
+        // Asked again once, with the first reply and what was wrong with it.
+        expect(stub.requests.length - before).toBe(2);
+        expect(stub.requests[before + 1]!.body.messages.slice(2)).toEqual([
+            { role: 'assistant', content: '{"headline":42}' },
+            { role: 'user', content: expect.stringContaining("did not match the declared output schema: field 'headline' must be a string, got a number; missing field 'tags'") }
+        ]);
         expect(run.error).toBe(`node 'summarize' failed: ${ai.error}`);
         expect(api.node(run, 'send')).toMatchObject({ status: 'SKIPPED', error: null, startedAt: null, completedAt: null, output: null });
         expect(api.node(run, 'core')).toMatchObject({ status: 'SUCCESS', output: { items: { count: 1, first: [expect.objectContaining({ name: 'Ada' })] } } });
         expect(run.result.emailsSent).toBe(0);
     });
 
-    it('names a reply that is not JSON', async () => {
-        stub.queue({ content: 'Sure! Here is your headline: Teams' });
+    it('names a reply that is not JSON, after asking again once', async () => {
+        stub.queue({ content: 'Sure! Here is your headline: Teams' }, { content: 'Sure! Here it is again: Teams' });
         const run = await api.run(await api.workflow(aiGraph(uploadId)));
-        expect(api.node(run, 'summarize').error).toBe('the language-model reply is not JSON: Sure! Here is your headline: Teams');
+        expect(api.node(run, 'summarize').error).toBe(
+            'language-model reply did not match the declared output schema: the reply is not JSON: Sure! Here it is again: Teams'
+        );
+        expect(run.result).toMatchObject({ aiCalls: 2, aiPromptTokens: 20, aiCompletionTokens: 20 });
+    });
+
+    it('uses the reply to the second asking when the first was not JSON', async () => {
+        stub.queue({ content: 'Sure! Here is your headline: Teams' }, { content: JSON.stringify({ headline: 'Teams', tags: [] }) });
+        const run = await api.run(await api.workflow(aiGraph(uploadId)));
+        expect(run.status).toBe('SUCCESS');
+        expect(api.node(run, 'summarize').output).toMatchObject({ headline: 'Teams', aiCalls: 2 });
     });
 
     it('retries 429 and 5xx answers, then succeeds', async () => {
@@ -154,7 +178,19 @@ describe('runs: the AI node against an OpenAI-protocol server', () => {
         const before = stub.requests.length;
         const run = await api.run(await api.workflow(graph));
         expect(run.status).toBe('SUCCESS');
-        expect(api.node(run, 'greet').output).toEqual({ greeting: { count: 2, first: ['Hello, Ada!', 'Hello, Alan!'] } });
+        expect(api.node(run, 'greet').output).toEqual({
+            items: {
+                count: 2,
+                first: [
+                    { name: 'Ada', email: 'ada@ai.example.test', team: 'core', greeting: 'Hello, Ada!' },
+                    { name: 'Alan', email: 'alan@ai.example.test', team: 'infra', greeting: 'Hello, Alan!' }
+                ]
+            },
+            greeting: { count: 2, first: ['Hello, Ada!', 'Hello, Alan!'] },
+            aiCalls: 2,
+            aiPromptTokens: 20,
+            aiCompletionTokens: 20
+        });
         expect(stub.requests.slice(before).map((r) => r.body.model)).toEqual(['gpt-node', 'gpt-node']);
     });
 
@@ -207,7 +243,7 @@ describe('runs: the AI node without any key', () => {
         const run = await api.run(await api.workflow(aiGraph(await api.upload(CSV))));
         expect(run.status).toBe('FAILED');
         expect(api.node(run, 'summarize').error).toBe(
-            "no AI API key configured: set one with PUT /api/account/settings {ai:{apiKey}} or the server's OPENAI_API_KEY"
+            "no AI API key configured: set one with `flowctl settings ai set --api-key-stdin`, PUT /api/account/settings {ai:{apiKey}}, or the server's OPENAI_API_KEY"
         );
         expect(api.node(run, 'send').status).toBe('SKIPPED');
     });

@@ -13,7 +13,7 @@ describe('runs: e-mail delivery through a flaky SMTP server', () => {
     let t: TestServer;
     let api: ReturnType<typeof runsApi>;
     beforeAll(async () => {
-        t = await startTestServer({ config: { smtp: { connections: 4, sendTimeoutMs: 10_000, retryAttempts: 10, retryForMs: 30_000, retryDelayMs: 100 } } });
+        t = await startTestServer({ config: { smtp: { connections: 4, sendTimeoutMs: 10_000, dataTimeoutMs: 10_000, retryAttempts: 10, retryForMs: 30_000, retryDelayMs: 100 } } });
         const account: TestAccount = await createAccount(t);
         api = runsApi(t, account);
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../src/config.js';
-import { MAX_TAKEOVERS } from '../src/worker/execute.js';
+import { MAX_STRIKES } from '../src/worker/interruption.js';
 import { createAccount } from './fixtures.js';
 import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -33,9 +33,13 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         return api.workflow(newsletter(await api.upload(csv), 'age > 0'));
     };
 
+    // The dying attempt's stop is taken before anything else happens, and its lease goes first: a
+    // worker that lost its lease queues the workflow again at once, and the attempt that takes over
+    // must be neither the one stopped nor the one whose lease is deleted.
     const dies = async (runId: string) => {
-        t.app.ctx.queue.local.get(runId)?.('lease-lost');
+        const stop = t.app.ctx.queue.local.get(runId);
         await t.app.ctx.db.query('DELETE FROM workflow_leases');
+        stop?.('lease-lost');
     };
 
     /** Starts a run and returns once the `nth` e-mail from now is held. */
@@ -55,22 +59,46 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         expect((await api.waitFor(runId)).result.emailsSent).toBe(6);
     });
 
-    it(`fails a run taken over ${MAX_TAKEOVERS} times, still counting the e-mails it sent`, async () => {
+    it(`gives up a run interrupted ${MAX_STRIKES} times in a row without a new e-mail, naming the last interruption and counting what it sent`, async () => {
         const base = smtp.accepted.length;
         const { runId, held } = await runUntilHeld(await workflow('max', 8), 5);
-        // The fifth is accepted; the worker "dies" while the sixth waits.
+        // The fifth is accepted; the worker "dies" while the sixth waits, after two earlier strikes.
         const sixth = smtp.holdAt(smtp.received + 1);
         held.answer(true);
         const next = await sixth;
-        await t.app.ctx.db.query('UPDATE runs SET takeovers = $2 WHERE id = $1', [runId, MAX_TAKEOVERS]);
+        // The attempt notes its progress once, in the background: only after that may the test undo it.
+        while (!(await t.app.ctx.db.query<{ progressed: boolean }>('SELECT progressed FROM runs WHERE id = $1', [runId]))[0]?.progressed) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+
+        await t.app.ctx.db.query('UPDATE runs SET strikes = $2, progressed = false WHERE id = $1', [runId, MAX_STRIKES - 1]);
         await dies(runId);
         next.answer(false);
 
         const run = await api.waitFor(runId);
         expect(run.status).toBe('FAILED');
-        expect(run.error).toMatch(/^the run was interrupted 4 times/);
+        expect(run.error).toBe(
+            `the run was interrupted ${MAX_STRIKES} times in a row without sending a new e-mail (last: its worker lost the lease (it was paused, or the store answered too slowly)), ` +
+                `so it is not tried again; retry it (POST /api/workflows/runs/${runId}/retry) to send the e-mails it did not send`
+        );
         expect(smtp.accepted.length - base).toBe(5);
         expect(run.result.emailsSent).toBe(5);
+        expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', output: { emailsSent: 5 } });
+    });
+
+    it('does not count an interruption after progress as a strike, however many there are', async () => {
+        const { runId, held } = await runUntilHeld(await workflow('progress', 8), 2);
+        const third = smtp.holdAt(smtp.received + 1);
+        held.answer(true);
+        const next = await third;
+        // Many strikes before, but this attempt sent new e-mails: its interruption resets them.
+        await t.app.ctx.db.query('UPDATE runs SET strikes = $2 WHERE id = $1', [runId, MAX_STRIKES - 1]);
+        await dies(runId);
+        next.answer(false);
+
+        const run = await api.waitFor(runId);
+        expect(run).toMatchObject({ status: 'SUCCESS', error: null });
+        expect(run.result.emailsSent).toBe(8);
     });
 
     it('counts the e-mails sent by a run cancelled while its worker was gone', async () => {

@@ -85,9 +85,9 @@ describe('sessions: access tokens, refresh tokens, log-out', () => {
 
     it('answers 401 to forged, expired and unsigned access tokens', async () => {
         const { accessToken } = await signUp(t);
-        const sub = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).sub as string;
+        const { sub, sid } = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { sub: string; sid: string };
         const now = Math.floor(Date.now() / 1000);
-        const claims = { sub, typ: 'access', aud: TOKEN_AUDIENCE, iss: TOKEN_ISSUER, iat: now, exp: now + 600 };
+        const claims = { sub, sid, typ: 'access', aud: TOKEN_AUDIENCE, iss: TOKEN_ISSUER, iat: now, exp: now + 600 };
         const secret = t.app.ctx.secrets.jwtSecret;
 
         const tokens = {
@@ -111,20 +111,27 @@ describe('sessions: access tokens, refresh tokens, log-out', () => {
 
     it('refuses access tokens signed with the real secret that lack exp or iat, or are dated in the future', async () => {
         const { accessToken } = await signUp(t);
-        const sub = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).sub as string;
+        const { sub, sid } = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { sub: string; sid: string };
         const now = Math.floor(Date.now() / 1000);
-        const claims = { sub, typ: 'access', aud: TOKEN_AUDIENCE, iss: TOKEN_ISSUER, iat: now, exp: now + 600 };
+        const claims = { sub, sid, typ: 'access', aud: TOKEN_AUDIENCE, iss: TOKEN_ISSUER, iat: now, exp: now + 600 };
         const secret = t.app.ctx.secrets.jwtSecret;
         const sign = (payload: Record<string, unknown>) => craftJwt({ alg: 'HS256', typ: 'JWT' }, payload, secret);
         const { exp: _exp, ...noExp } = claims;
         const { iat: _iat, ...noIat } = claims;
+        // Every access token names its session; one that names none, or another account's, is refused.
+        const { sid: _sid, ...noSid } = claims;
+        const { accessToken: otherAccessToken } = await signUp(t);
+        const otherSid = JSON.parse(Buffer.from(otherAccessToken.split('.')[1]!, 'base64url').toString()).sid as string;
 
         const tokens = {
             noExp: sign(noExp),
             noIat: sign(noIat),
             futureIat: sign({ ...claims, iat: now + 3600, exp: now + 3600 + 900 }),
             slightlyFutureIat: sign({ ...claims, iat: now + 60 }),
-            stringExp: sign({ ...claims, exp: String(now + 600) })
+            stringExp: sign({ ...claims, exp: String(now + 600) }),
+            noSid: sign(noSid),
+            otherAccountsSid: sign({ ...claims, sid: otherSid }),
+            unknownSid: sign({ ...claims, sid: 'rt_unknown' })
         };
         for (const [name, token] of Object.entries(tokens)) {
             expect((await me(token)).statusCode, name).toBe(401);

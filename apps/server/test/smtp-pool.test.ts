@@ -187,9 +187,19 @@ describe('the SMTP connection pool against a failing server', () => {
     });
 
     it('fails a message the server does not answer within the deadline', async () => {
-        const { sink, pool } = await setup({ timeoutMs: 200 });
+        const { sink, pool } = await setup({ dataTimeoutMs: 200 });
         sink.delay(3000);
         await expect(pool.send(mail('ada@example.test'))).rejects.toMatchObject({ code: 'ETIMEDOUT', message: expect.stringMatching(/within 200 ms/) });
+    });
+
+    it('waits for the reply to the end of the data longer than for a command, and sends the message once', async () => {
+        // RFC 5321 §4.5.3.2.6: the server may take minutes to accept the data; giving up at the
+        // command timeout and retrying would deliver a message it was still accepting twice.
+        const { sink, pool } = await setup({ timeoutMs: 200, dataTimeoutMs: 30_000 });
+        sink.delay(1000);
+        await pool.send(mail('ada@example.test'), { retry: { attempts: 3, forMs: 60_000, delayMs: 10 } });
+        expect(sink.attempts).toBe(1);
+        expect(sink.messages.map((m) => m.to)).toEqual([['ada@example.test']]);
     });
 
     it('gives up opening a connection to a server that accepts it but never greets', async () => {

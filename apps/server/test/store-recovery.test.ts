@@ -40,7 +40,7 @@ describe('the store after a failed statement', () => {
         const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
         try {
             for (const client of clients) {
-                await client.query('PREPARE flowctl_ping AS SELECT 1 AS ok');
+                await client.query('PREPARE flowctl_readiness_probe AS SELECT 1 AS ok');
             }
         } finally {
             for (const client of clients) {
@@ -50,7 +50,7 @@ describe('the store after a failed statement', () => {
 
         const broken = await t.request({ method: 'GET', url: '/readyz' });
         expect(broken.statusCode).toBe(503);
-        expect(broken.json.message).toBe('The database does not answer');
+        expect(broken.json.message).toBe('The database does not answer, or cannot write');
 
         const statuses = [];
         for (let attempt = 0; attempt <= clients.length && statuses.at(-1) !== 200; attempt++) {

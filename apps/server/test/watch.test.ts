@@ -64,6 +64,31 @@ describe('watching a run: ETag, If-None-Match and Prefer: wait', () => {
         expect(changed.json).toEqual(done);
     });
 
+    // RFC 9110 §13.1.2: If-None-Match compares weakly, and `*` matches any current representation.
+    it('answers 304 to the weak form of the current tag, to a list naming it, and to *, even when asked to wait', { timeout: 20_000 }, async () => {
+        const { api, runId, release } = await heldRun(t, account, smtp);
+        const etag = (await watch(t, account, runId)).headers.etag as string;
+        for (const ifNoneMatch of [`W/${etag}`, `"other", W/${etag}`, `W/"other",${etag}`, '*']) {
+            const res = await watch(t, account, runId, { 'if-none-match': ifNoneMatch });
+            expect(res.statusCode, ifNoneMatch).toBe(304);
+            expect(res.payload).toBe('');
+            expect(res.headers.etag, ifNoneMatch).toBe(etag);
+        }
+
+        // `*` is true of every state: there is nothing to wait for (a failure shows as the test's timeout).
+        expect((await watch(t, account, runId, { 'if-none-match': '*', prefer: 'wait=30' })).statusCode).toBe(304);
+
+        for (const ifNoneMatch of ['W/"other"', '"other"', `W/${etag.slice(0, -2)}"`]) {
+            const res = await watch(t, account, runId, { 'if-none-match': ifNoneMatch });
+            expect(res.statusCode, ifNoneMatch).toBe(200);
+            expect(res.headers.etag).toBe(etag);
+        }
+
+        release();
+        await api.waitFor(runId);
+        expect((await watch(t, account, runId, { 'if-none-match': `W/${etag}` })).statusCode).toBe(200);
+    });
+
     // A failure here shows as the test's timeout: the request waits up to 30 s, the test allows 20.
     it('holds a request with Prefer: wait until a node changes, and says so', { timeout: 20_000 }, async () => {
         const { runId, running, release } = await heldRun(t, account, smtp);

@@ -89,7 +89,10 @@ describe('workflows', () => {
 
     it('refuses a webhook on a loopback or private address unless the server allows it', async () => {
         const { workflowId } = await create('Local hook');
-        for (const webhookUrl of ['http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'https://10.1.2.3/hook', 'http://169.254.169.254/latest']) {
+        const hooks = ['http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'https://10.1.2.3/hook', 'http://169.254.169.254/latest'];
+        // IPv6 literals that embed a private IPv4 address: compatible, mapped-translated, NAT64, 6to4.
+        hooks.push('http://[::127.0.0.1]/hook', 'http://[::ffff:0:127.0.0.1]/hook', 'http://[64:ff9b::169.254.169.254]/latest', 'http://[2002:a01:203::1]/hook');
+        for (const webhookUrl of hooks) {
             const res = await call('PATCH', `/api/workflows/${workflowId}`, { webhookUrl });
             expect(res.statusCode, webhookUrl).toBe(400);
             expect(res.json.message).toMatch(/^Invalid webhookUrl: .+ is a private or local address \(.+\); set ALLOW_PRIVATE_NETWORK=true on the server to allow it$/);

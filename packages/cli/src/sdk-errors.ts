@@ -25,7 +25,8 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
     if (err instanceof sdk.ConnectionError) {
         const url = ctx ? apiUrlOf(ctx) : 'the server';
         return new CliError(
-            `cannot reach the flowctl server at ${url}: ${err.message}`,
+            // The SDK's message starts with the request (`POST /api/auth/login: …`): the user ran a command, not that.
+            `cannot reach the flowctl server at ${url}: ${err.message.replace(/^(GET|POST|PUT|PATCH|DELETE) \S+: /, '')}`,
             EXIT.failed,
             'start it (`npm start` in the repository) or point at yours with --api-url or FLOWCTL_API_URL'
         );

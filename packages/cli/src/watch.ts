@@ -3,6 +3,7 @@
 // stops watching, not the run, and prints how to resume; --timeout ends with exit 4.
 import type { Flowctl, Run, RunNode } from '@flowctl/sdk';
 
+import { cliWording } from './cli-wording.js';
 import type { Ctx } from './context.js';
 import { formatDuration } from './duration.js';
 import { CliError, EXIT } from './errors.js';
@@ -12,27 +13,51 @@ const DONE = new Set(['SUCCESS', 'FAILED', 'SKIPPED']);
 
 const nodeLabel = (node: RunNode) => `${node.nodeId} (${node.type})`;
 
+/** A node's error as the CLI shows it: the commands to type, not API routes. */
+const nodeError = (node: RunNode): string | null => (node.error ? cliWording(node.error) : null);
+
 const took = (from?: string | null, to?: string | null): string => (from && to ? formatDuration(Date.parse(to) - Date.parse(from)) : '');
 
+type Figures = Record<string, unknown> | null | undefined;
+const figure = (figures: Figures, name: string): number | null => (typeof figures?.[name] === 'number' ? (figures[name] as number) : null);
+
+/** What language-model calls cost, from a run's result or an AI node's output: `12 AI calls, 900 + 240 tokens`. */
+export const aiCost = (figures: Figures): string | null => {
+    const calls = figure(figures, 'aiCalls');
+    return calls === null ? null : `${calls} AI call${calls === 1 ? '' : 's'}, ${figure(figures, 'aiPromptTokens') ?? 0} + ${figure(figures, 'aiCompletionTokens') ?? 0} tokens`;
+};
+
+/** A running AI node's progress: `120/1000 replies`. */
+const aiProgress = (node: RunNode): string | null => {
+    const output = node.output as Figures;
+    const done = figure(output, 'aiDone');
+    return node.type === 'AI' && done !== null ? `${done}/${figure(output, 'aiTotal') ?? '?'} replies` : null;
+};
+
 export const nodeLine = (io: Io, node: RunNode): string => {
+    const cost = node.type === 'AI' ? aiCost(node.output as Figures) : null;
     if (node.status === 'SUCCESS') {
-        return `${green(io, '✓')} ${nodeLabel(node)} ${dim(io, took(node.startedAt, node.completedAt))}`.trimEnd();
+        return `${green(io, '✓')} ${nodeLabel(node)} ${dim(io, [took(node.startedAt, node.completedAt), cost].filter(Boolean).join(' · '))}`.trimEnd();
     }
 
     if (node.status === 'FAILED') {
-        return `${red(io, '✗')} ${nodeLabel(node)}: ${node.error ?? 'failed'}`;
+        return `${red(io, '✗')} ${nodeLabel(node)}: ${nodeError(node) ?? 'failed'}${cost ? ` ${dim(io, `(${cost})`)}` : ''}`;
     }
 
     if (node.status === 'SKIPPED') {
         return `${dim(io, '-')} ${nodeLabel(node)} ${dim(io, 'skipped')}`;
     }
 
-    return `· ${nodeLabel(node)} ${node.status.toLowerCase()}`;
+    const progress = aiProgress(node);
+    return `· ${nodeLabel(node)} ${node.status.toLowerCase()}${progress ? ` · ${progress}` : ''}`;
 };
 
 export const resultLine = (run: Run): string => {
     const result = run.result as { totalRows?: number; filteredOut?: number; emailsSent?: number } | null | undefined;
-    const counts = result ? `${result.totalRows ?? 0} rows, ${result.filteredOut ?? 0} filtered out, ${result.emailsSent ?? 0} e-mails sent` : 'no result';
+    const cost = aiCost(result as Figures);
+    const counts = result
+        ? `${result.totalRows ?? 0} rows, ${result.filteredOut ?? 0} filtered out, ${result.emailsSent ?? 0} e-mails sent${cost ? `, ${cost}` : ''}`
+        : 'no result';
     const duration = took(run.startedAt ?? run.triggeredAt, run.completedAt);
     return `${run.status}${duration ? ` in ${duration}` : ''} · ${counts} · ${run.runId}`;
 };
@@ -55,7 +80,7 @@ const plainDisplay = (write: (line: string) => void): Display => {
             for (const node of run.nodes) {
                 if (node.status !== 'PENDING' && seen.get(node.nodeId) !== node.status) {
                     seen.set(node.nodeId, node.status);
-                    write(`node ${nodeLabel(node)}: ${node.status}${node.error ? `: ${node.error}` : ''}`);
+                    write(`node ${nodeLabel(node)}: ${node.status}${node.error ? `: ${nodeError(node)}` : ''}`);
                 }
             }
         },
@@ -84,7 +109,8 @@ const terminalDisplay = async (io: Io, runId: string): Promise<Display> => {
             }
 
             const running = run.nodes.filter((node) => node.status === 'RUNNING');
-            spinner.text = running.length > 0 ? `${running.map(nodeLabel).join(', ')} running` : `run ${run.runId}: ${run.status.toLowerCase()}`;
+            const label = (node: RunNode) => [nodeLabel(node), aiProgress(node)].filter(Boolean).join(' · ');
+            spinner.text = running.length > 0 ? `${running.map(label).join(', ')} running` : `run ${run.runId}: ${run.status.toLowerCase()}`;
         },
         stop() {
             spinner.stop();
@@ -101,7 +127,7 @@ const githubErrors = (run: Run, workflow: string | undefined): string[] => {
         return [`::error title=${escapeData(title)}::${escapeData(`run ${run.runId} ended ${run.status}`)}`];
     }
 
-    return failed.map((node) => `::error title=${escapeData(title)}::${escapeData(`node ${nodeLabel(node)} failed: ${node.error ?? 'no message'}`)}`);
+    return failed.map((node) => `::error title=${escapeData(title)}::${escapeData(`node ${nodeLabel(node)} failed: ${nodeError(node) ?? 'no message'}`)}`);
 };
 
 export interface WatchOptions {

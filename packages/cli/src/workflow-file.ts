@@ -86,9 +86,11 @@ export const loadWorkflowFile = async (path: string): Promise<Loaded> => {
     if (doc.errors.length > 0) {
         return {
             ok: false,
+            // `linePos` is only filled in with prettyErrors (which also pastes source lines into the
+            // message); the parser's offset through our LineCounter gives the same line and column.
             problems: doc.errors.map((error) => {
-                const pos = error.linePos?.[0] ?? { line: 1, col: 1 };
-                return { file, line: pos.line, col: pos.col, message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') };
+                const { line, col } = lines.linePos(error.pos[0]);
+                return { file, line, col, message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') };
             })
         };
     }

@@ -151,7 +151,7 @@ describe('exit codes', () => {
         await signUp(server, home);
         const missing = await flowctl(['run', 'no such workflow'], { home });
         expect(missing.code).toBe(1);
-        expect(missing.stderr).toContain("workflow 'no such workflow' not found");
+        expect(missing.stderr).toContain("no workflow is named exactly 'no such workflow'");
         expect(missing.stderr).toContain('flowctl workflows list');
         const missingRun = await flowctl(['runs', 'get', 'run_doesnotexist'], { home });
         expect(missingRun.code).toBe(1);
@@ -162,7 +162,8 @@ describe('exit codes', () => {
         expect(noGoogle.code).toBe(1);
         expect(noGoogle.stderr).toContain('GOOGLE_CLIENT_ID');
 
-        const down = await flowctl(['whoami', '--api-url', 'http://127.0.0.1:9'], { home });
+        // (The saved sign-in is never sent to another server: logging in there is what reaches it.)
+        const down = await flowctl(['login', '--email', 'nobody@example.test', '--password-stdin', '--api-url', 'http://127.0.0.1:9'], { home, input: 'correct horse battery\n' });
         expect(down.code).toBe(1);
         expect(down.stderr).toContain('cannot reach the flowctl server');
 
@@ -187,6 +188,13 @@ describe('exit codes', () => {
         const json = await flowctl(['run', 'Bad addresses', '--watch', '--json'], { home });
         expect(json.code).toBe(1);
         expect(json.json).toMatchObject({ status: 'FAILED' });
+
+        // Rows with an invalid address are not retried: nothing is left, and the CLI says where to look.
+        const retried = await flowctl(['runs', 'retry', json.json.runId], { home });
+        expect(retried.code).toBe(1);
+        expect(retried.stderr).toContain(`run ${json.json.runId} cannot be retried`);
+        expect(retried.stderr).toContain(`flowctl runs get ${json.json.runId}`);
+        expect((await flowctl(['runs', 'retry', 'run_doesnotexist'], { home })).stderr).toContain("run 'run_doesnotexist' not found");
     });
 });
 

@@ -1,5 +1,7 @@
 // The packed tarball installs on its own into an empty global prefix and works there: the SDK and
-// the engine are bundled in, the rest comes from its dependencies.
+// the engine are bundled in, the rest comes from its dependencies, all of them published. Scripts are
+// skipped when packing: the suite's build has just run (prepack building an unbuilt clone is proven
+// in fresh-clone.test.ts).
 import { execFileSync } from 'node:child_process';
 import Fs from 'node:fs';
 import Os from 'node:os';
@@ -12,8 +14,11 @@ const root = Path.resolve(import.meta.dirname, '..');
 it('npm pack, npm i -g into an empty prefix, flowctl --version and a YAML check', () => {
     const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'flowctl-pack-'));
     try {
-        const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
-        expect(packed!.files.map((f) => f.path)).toContain('dist/bin.js');
+        const [packed] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
+        expect(packed!.files.map((f) => f.path)).toEqual(expect.arrayContaining(['bin/flowctl.js', 'dist/bin.js']));
+        const manifest = JSON.parse(Fs.readFileSync(Path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+        const unpublished = Object.keys(manifest.dependencies).filter((name) => name === 'flowctl' || name.startsWith('@flowctl/'));
+        expect(unpublished, 'the workspace packages are bundled, never installed').toEqual([]);
         const prefix = Path.join(dir, 'prefix');
         execFileSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', Path.join(dir, packed!.filename)], { cwd: dir, stdio: 'pipe' });
 

@@ -3,7 +3,8 @@
 // spaces, control characters) rather than implementing all of RFC 5322. Callers trim first; the
 // address itself must not carry surrounding whitespace.
 //
-// Accepted: `local@domain` where local is 1-64 characters without whitespace, control characters
+// Accepted: `local@domain` where local is 1-64 characters without whitespace, control characters,
+// invisible or formatting characters (see INVISIBLE_CHARACTER)
 // or any of `@ , ; : < > ( ) [ ] \ "`, not starting or ending with a dot, no `..`; the domain is
 // dot-separated labels of letters (any script), digits and inner hyphens, with at least one dot,
 // a top-level label that is not all digits, or exactly `localhost`. At most 254 characters in all.
@@ -11,6 +12,20 @@
 // The common case (a plain ASCII address) in one match; everything it accepts, the checks below accept.
 const PLAIN_ASCII =
     /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/**
+ * Code points that show as nothing or change how the text around them shows, so an address holding
+ * one reads as another: default-ignorable ones (zero-width, soft hyphen, U+034F, variation selectors,
+ * Mongolian vowel separator…), format characters (bidi controls, U+061C…), noncharacters (U+FFFF…)
+ * and lone surrogates. Whole Unicode properties, not a list: new ones are covered as Node learns them.
+ */
+export const INVISIBLE_CHARACTER = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Noncharacter_Code_Point}\p{Cs}]/u;
+
+/** `U+00AD` for the first invisible character of `text`, or null. */
+export function invisibleCharacterIn(text: string): string | null {
+    const char = INVISIBLE_CHARACTER.exec(text)?.[0];
+    return char === undefined ? null : `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 const LOCAL_FORBIDDEN = /[\s\p{Cc}@,;:<>()[\]\\"]/u;
 const LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
 
@@ -19,6 +34,8 @@ export function emailAddressProblem(address: string): string | null {
     if (typeof address !== 'string' || address === '') return 'empty recipient address';
     if (address.length > 254) return 'recipient address is longer than 254 characters';
     if (PLAIN_ASCII.test(address) && address.indexOf('@') <= 64) return null;
+    const invisible = invisibleCharacterIn(address);
+    if (invisible) return `the address contains an invisible or formatting character (${invisible}): type it again`;
     if (/[,;]/.test(address)) return 'only one recipient address is allowed';
     if (/[<>]/.test(address)) return 'write the bare address, without a display name or angle brackets';
     const at = address.lastIndexOf('@');

@@ -30,8 +30,8 @@ describe('executeRun: a successful run', () => {
             ['mail', 'OUTPUT', 'SUCCESS', null]
         ]);
         expect(state(outcome, 'start').output).toEqual({});
-        expect(state(outcome, 'ds').output).toEqual({ rows: people });
-        expect(state(outcome, 'adults').output?.items).toEqual([people[0], people[2]]);
+        expect(state(outcome, 'ds').output).toEqual({ rows: people, count: 3 });
+        expect(state(outcome, 'adults').output).toEqual({ items: [people[0], people[2]], count: 2 });
         expect(state(outcome, 'mail').output).toEqual({ emailsSent: 2 });
         // Rows are shared, not copied.
         expect((state(outcome, 'adults').output as { items: unknown[] }).items[0]).toBe(people[0]);
@@ -103,7 +103,7 @@ describe('executeRun: a successful run', () => {
     it('succeeds when the data source has no rows', async () => {
         const outcome = await executeRun(pipeline(), { ports: fakePorts({ rows: { 'up-1': [] } }) });
         expect(outcome.status).toBe('SUCCESS');
-        expect(state(outcome, 'adults').output).toEqual({ items: [] });
+        expect(state(outcome, 'adults').output).toEqual({ items: [], count: 0 });
         expect(state(outcome, 'mail').output).toEqual({ emailsSent: 0 });
     });
 });
@@ -189,6 +189,51 @@ describe('executeRun: failures', () => {
         };
         await expect(executeRun(pipeline(), { ports, hooks })).rejects.toThrow('lease lost');
         expect(ports.sent).toEqual([]);
+    });
+});
+
+describe('executeRun: counts', () => {
+    // Staff are told how many, without the list: {{ds.count}} and {{adults.count}} validate and render.
+    const counted = (): Graph => {
+        const graph = pipeline();
+        graph.nodes.push(output('staff', '{{ds.rows}}', { to: 'staff@example.com', subject: 'Invited', body: '{{adults.count}} of {{ds.count}} invited' }));
+        graph.edges.push({ source: 'adults', target: 'staff' });
+        return graph;
+    };
+
+    it('DATA_SOURCE and FILTER output count, and a template reads it', async () => {
+        const graph = counted();
+        graph.nodes[4] = output('staff', '{{ds.rows}}', { to: 'staff@example.com', subject: '{{ds.count}} rows', body: '{{adults.count}} of {{ds.count}} invited' });
+        const ports = fakePorts({ rows: { 'up-1': people } });
+        const outcome = await executeRun(graph, { ports });
+        expect(outcome.status, outcome.error).toBe('SUCCESS');
+        expect(ports.sent.filter((s) => s.key.nodeId === 'staff').map((s) => [s.message.subject, s.message.body])).toEqual([
+            ['3 rows', '2 of 3 invited'],
+            ['3 rows', '2 of 3 invited'],
+            ['3 rows', '2 of 3 invited']
+        ]);
+    });
+
+    it('a resumed run whose kept outputs were recorded without count still renders it', async () => {
+        const graph = counted();
+        const first = await executeRun(graph, {
+            ports: fakePorts({
+                rows: { 'up-1': people },
+                beforeSend: () => {
+                    throw new Error('crash');
+                }
+            })
+        });
+        const previous = first.nodes.map((n) => {
+            const { count: _count, ...rest } = (n.output ?? {}) as Record<string, unknown>;
+            return n.status === 'SUCCESS' ? { ...n, output: rest } : n;
+        });
+        const ports = fakePorts({ rows: { 'up-1': [] } });
+        const outcome = await executeRun(graph, { ports, resume: previous });
+        expect(ports.loads).toEqual([]);
+        expect(outcome.status, outcome.error).toBe('SUCCESS');
+        expect(ports.sent.filter((s) => s.key.nodeId === 'staff').map((s) => s.message.body)).toEqual(['2 of 3 invited', '2 of 3 invited', '2 of 3 invited']);
+        expect(state(outcome, 'adults').output).toMatchObject({ count: 2 });
     });
 });
 

@@ -8,7 +8,7 @@ import { errorMessage } from './errors.js';
 import { planGraph } from './graph/plan.js';
 import { validateGraph } from './graph/validate.js';
 import { type NodeContext, type NodeHandler, NodeFailure, RunCancelled, resolveArray } from './nodes/context.js';
-import { runAi } from './nodes/ai.js';
+import { addTally, runAi } from './nodes/ai.js';
 import { runDataSource } from './nodes/data-source.js';
 import { runFilter } from './nodes/filter.js';
 import { runOutput } from './nodes/output.js';
@@ -36,6 +36,15 @@ const HANDLERS: Record<NodeType, NodeHandler> = {
 
 export async function executeRun(graph: Graph, options: ExecuteOptions): Promise<RunOutcome> {
     return new Execution(graph, options).run();
+}
+
+/**
+ * A DATA_SOURCE or FILTER output recorded before `count` existed (a run resumed across an upgrade)
+ * gains it, so `{{src.count}}` downstream renders the same as in a fresh run.
+ */
+function withCount(node: GraphNode, output: NodeOutput): NodeOutput {
+    const list = node.type === 'DATA_SOURCE' ? output.rows : node.type === 'FILTER' ? output.items : undefined;
+    return Array.isArray(list) && typeof output.count !== 'number' ? { ...output, count: list.length } : output;
 }
 
 class Execution {
@@ -138,9 +147,15 @@ class Execution {
 
     /** A node completed by an earlier attempt: reuse its output and count it in the run totals. */
     private keep(node: GraphNode): void {
-        const output = this.states.get(node.id)?.output as NodeOutput;
+        const state = this.states.get(node.id) as NodeState;
+        const output = withCount(node, state.output as NodeOutput);
+        if (output !== state.output) this.states.set(node.id, { ...state, output });
         this.outputs.set(node.id, output);
         if (node.type === 'DATA_SOURCE' && Array.isArray(output.rows)) this.result.totalRows += output.rows.length;
+        if (node.type === 'AI') {
+            const count = (name: string) => (typeof output[name] === 'number' ? (output[name] as number) : 0);
+            addTally(this.result, { aiCalls: count('aiCalls'), aiPromptTokens: count('aiPromptTokens'), aiCompletionTokens: count('aiCompletionTokens') });
+        }
         if (node.type === 'OUTPUT' && typeof output.emailsSent === 'number') this.result.emailsSent += output.emailsSent;
         if (node.type === 'FILTER' && Array.isArray(output.items)) {
             try {

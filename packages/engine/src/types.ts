@@ -78,7 +78,7 @@ export type CellValue = string | number | boolean | null;
 export type Row = Record<string, CellValue>;
 
 /**
- * What a node produced. DATA_SOURCE `{rows}`, FILTER `{items}`, AI one key per declared output,
+ * What a node produced. DATA_SOURCE `{rows, count}`, FILTER `{items, count}`, AI one key per declared output,
  * OUTPUT `{emailsSent}`, TRIGGER `{}`.
  */
 export type NodeOutput = Record<string, unknown>;
@@ -97,6 +97,10 @@ export interface RunResult {
     totalRows: number;
     filteredOut: number;
     emailsSent: number;
+    /** Present once an AI node ran: model calls made for the run, and the tokens their replies reported. */
+    aiCalls?: number;
+    aiPromptTokens?: number;
+    aiCompletionTokens?: number;
 }
 
 export interface MailMessage {
@@ -121,6 +125,31 @@ export interface AiRequest {
     output: AiOutputField[];
     /** JSON schema for structured output, built by buildOutputSchema(). */
     schema: Record<string, unknown>;
+    /** With `forEach`: how many elements the node has (for progress). */
+    elements?: number;
+    /** Asking again: the previous reply's text and what was wrong with it, added to the conversation. */
+    correction?: { reply: string; problem: string };
+}
+
+/** Tokens a reply cost, as the endpoint reported them (`usage`). */
+export interface AiUsage {
+    promptTokens: number;
+    completionTokens: number;
+}
+
+/** What `complete` returns: the reply, how it read, and what it cost. */
+export interface AiAnswer {
+    /** The reply parsed from JSON; undefined when it was not JSON (`notJson` then says why). */
+    reply: unknown;
+    /** The reply's text, so that asking again can show the model what it said. */
+    text: string;
+    notJson?: string;
+    /** Absent when the endpoint reported none; for a recorded reply, what the earlier attempt paid. */
+    usage?: AiUsage;
+    /** Model calls the reply took (default 1); for a recorded reply, what the earlier attempt made. */
+    calls?: number;
+    /** True when this is a reply recorded by an earlier attempt for the same request: no call was made. */
+    recorded?: boolean;
 }
 
 export interface PortContext {
@@ -131,10 +160,25 @@ export interface PortContext {
 /** Everything with side effects reaches the engine through these. The server implements them. */
 export interface Ports {
     loadRows(data: DataSourceData, ctx: PortContext): Promise<Row[]>;
-    /** Returns the model's reply parsed from JSON; the engine validates it against the schema. */
-    complete(request: AiRequest, ctx: PortContext): Promise<unknown>;
-    /** Resolves once the transport accepted the message (or had already accepted it for this key). */
-    sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void>;
+    /**
+     * Asks the model (or returns the reply recorded for this request by an earlier attempt); the engine
+     * validates the reply against the schema. Aborting `ctx.signal` must abort a call under way.
+     */
+    complete(request: AiRequest, ctx: PortContext): Promise<AiAnswer>;
+    /**
+     * Records an element's validated reply, so that a resumed run does not pay for it again. The node
+     * starts its next call once this settles, so a crash can repeat at most the calls in flight.
+     */
+    recordReply?(request: AiRequest, reply: Record<string, unknown>, usage: AiUsage & { calls: number }): Promise<void> | void;
+    /** How many `complete` calls a per-row AI node may have in flight at once (default 1). */
+    aiConcurrency?: number;
+    /**
+     * Resolves once the transport accepted the message (or had already accepted it for this key).
+     * Resolves `false` when the element was delivered by another run (the one a retry retries): it is
+     * not sent and not counted in this run's `emailsSent`.
+     */
+    // biome-ignore lint/suspicious/noConfusingVoidType: a port that delivered resolves with nothing, as before
+    sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void | false>;
     /** How many sendMail calls an OUTPUT node may have in flight at once (default 1: one after another). */
     mailConcurrency?: number;
 }

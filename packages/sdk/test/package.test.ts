@@ -13,9 +13,12 @@ const here = Path.dirname(fileURLToPath(import.meta.url));
 const root = Path.resolve(here, '../../..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** `npm pack` of a workspace package into `into`; returns the tarball's path. */
+/**
+ * `npm pack` of a workspace package into `into`; returns the tarball's path. Scripts are skipped: the
+ * suite's build has just run (prepack building an unbuilt clone is proven in packages/cli/test/fresh-clone.test.ts).
+ */
 const pack = (dir: string, into: string): string => {
-    const out = execFileSync(npm, ['pack', '--pack-destination', into, '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', into, '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     return Path.join(into, (JSON.parse(out) as { filename: string }[])[0]!.filename);
 };
 
@@ -67,10 +70,11 @@ describe('the packed package, installed outside the monorepo', () => {
     beforeAll(async () => {
         t = await startTestServer();
         project = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'flowctl-sdk-pack-'));
-        const engine = pack(Path.join(root, 'packages/engine'), project);
+        // The SDK alone, as `npm i @flowctl/sdk` would get it: every dependency it names must come from
+        // the registry (the engine is not published with it; its types are bundled into ours).
         const sdk = pack(Path.join(root, 'packages/sdk'), project);
         Fs.writeFileSync(Path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-        execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', engine, sdk], { cwd: project, stdio: 'ignore' });
+        execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', sdk], { cwd: project, stdio: 'pipe' });
     }, 180_000);
 
     afterAll(async () => {
@@ -87,6 +91,15 @@ describe('the packed package, installed outside the monorepo', () => {
         return JSON.parse(stdout);
     };
 
+    it('depends on no workspace package and installs nothing of flowctl but itself', () => {
+        const manifest = JSON.parse(Fs.readFileSync(Path.join(project, 'node_modules/@flowctl/sdk/package.json'), 'utf8'));
+        expect(Object.keys(manifest.dependencies ?? {})).toEqual(['undici']);
+        expect(Fs.readdirSync(Path.join(project, 'node_modules/@flowctl'))).toEqual(['sdk']);
+        for (const file of ['index.d.ts', 'index.d.cts']) {
+            expect(Fs.readFileSync(Path.join(project, 'node_modules/@flowctl/sdk/dist', file), 'utf8')).not.toContain('@flowctl/engine');
+        }
+    });
+
     it('ships only dist and the README, with ESM, CJS and declarations', () => {
         const files = Fs.readdirSync(Path.join(project, 'node_modules/@flowctl/sdk/dist')).sort();
         expect(files).toEqual(expect.arrayContaining(['index.cjs', 'index.d.cts', 'index.d.ts', 'index.js']));
@@ -101,7 +114,7 @@ describe('the packed package, installed outside the monorepo', () => {
         expect(await node('cjs.cjs', CJS)).toEqual({ auth: true, status: 401 });
     });
 
-    it('type-checks a TypeScript program with tsc --noEmit (graph types from @flowctl/engine)', () => {
+    it('type-checks a TypeScript program with tsc --noEmit (graph types bundled from the engine)', () => {
         Fs.writeFileSync(Path.join(project, 'main.ts'), TS);
         Fs.writeFileSync(
             Path.join(project, 'tsconfig.json'),

@@ -8,6 +8,7 @@ import {
     InternalServerError,
     NotFoundError,
     PermissionDeniedError,
+    RateLimitError,
     type Run
 } from '../src/index.js';
 import { clientFor, csv, freshEmail, newsletter, otpFor, randomName, type SignedUp, signUp, startTestServer, type TestServer, triggerOnly } from './server.js';
@@ -38,10 +39,15 @@ describe('every resource against a real server', () => {
             const password = 'correct horse battery';
             expect(await anonymous.auth.register({ email, password, fullName: 'Ada Lovelace' })).toEqual({ message: expect.any(String) });
             await expect(anonymous.auth.login({ email, password })).rejects.toBeInstanceOf(PermissionDeniedError);
-            expect(await anonymous.auth.resendOtp({ email })).toEqual({ message: expect.any(String) });
+            // One code a minute per address, and the registration just sent one: the SDK says when to ask again.
+            const resent = await anonymous.auth.resendOtp({ email }).catch((err: unknown) => err);
+            expect(resent).toBeInstanceOf(RateLimitError);
+            expect((resent as RateLimitError).retryAfter).toBeGreaterThan(0);
+            expect(await anonymous.auth.resendOtp({ email: freshEmail('sdk-unknown') })).toEqual({ message: expect.any(String) });
 
             const verified = await anonymous.auth.verifyEmail({ email, otp: await otpFor(t, email) });
             expect(verified.accessToken).toEqual(expect.any(String));
+            expect(verified.passwordSetupRequired).toBe(false);
             expect(pairs).toEqual([verified.accessToken]);
             expect(await anonymous.auth.me()).toMatchObject({ email, fullName: 'Ada Lovelace' });
 
@@ -54,6 +60,10 @@ describe('every resource against a real server', () => {
             const wrong = await anonymous.auth.login({ email, password: 'wrong password!' }).catch((err: unknown) => err);
             expect(wrong).toBeInstanceOf(AuthenticationError);
             expect(wrong).toMatchObject({ status: 401, error: 'Unauthorized', requestId: expect.any(String) });
+
+            // A fresh sign-in may set the password.
+            await anonymous.auth.setPassword({ newPassword: 'another horse battery' });
+            expect((await anonymous.auth.login({ email, password: 'another horse battery' })).accessToken).toEqual(expect.any(String));
         } finally {
             await anonymous.close();
         }

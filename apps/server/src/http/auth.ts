@@ -1,18 +1,26 @@
+import Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 import Jwt from '@hapi/jwt';
 
+import type { AccountsService } from '../services/accounts.js';
 import { ACCESS_TOKEN_TTL_SECONDS, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../services/tokens.js';
 
 declare module '@hapi/hapi' {
     interface UserCredentials {
         accountId: string;
+        /** The session an access token belongs to; absent for a personal API token. */
+        sessionId?: string;
+        /** When that session last proved the password (or a code), once checked live. */
+        signedInAt?: Date;
     }
 }
 
 const TIME_SKEW_SEC = 5;
+const JWT_STRATEGY = 'jwt';
 
 interface AccessClaims {
     sub?: unknown;
+    sid?: unknown;
     typ?: unknown;
     iat?: unknown;
     exp?: unknown;
@@ -21,15 +29,29 @@ interface AccessClaims {
 /**
  * @hapi/jwt checks `exp` and `iat` only when they are present, and `iat` only for being too old: a
  * token without `exp` would never expire, and one dated in the future would outlive its 15 minutes.
- * Every token this server issues has both, so a token lacking either was not made here.
+ * Every token this server issues has both, and names its session, so a token lacking any was not
+ * made here (or was made before sessions could end: its client refreshes it).
  */
-const acceptableClaims = ({ sub, typ, iat, exp }: AccessClaims, nowSec: number): boolean =>
-    typeof sub === 'string' && typ === 'access' && typeof exp === 'number' && typeof iat === 'number' && iat <= nowSec + TIME_SKEW_SEC;
+const acceptableClaims = ({ sub, sid, typ, iat, exp }: AccessClaims, nowSec: number): boolean =>
+    typeof sub === 'string' &&
+    typeof sid === 'string' &&
+    typ === 'access' &&
+    typeof exp === 'number' &&
+    typeof iat === 'number' &&
+    iat <= nowSec + TIME_SKEW_SEC;
 
-/** Bearer JWTs (HS256 only: `alg: none` and other algorithms are refused), checked without a database hit. */
-export const registerAuth = async (server: Hapi.Server, jwtSecret: string): Promise<void> => {
+const SESSION_ENDED =
+    'This session has ended (signed out, its password reset, or its refresh token reused): log in again with POST /api/auth/login';
+
+/**
+ * Bearer JWTs (HS256 only: `alg: none` and other algorithms are refused). The signature is checked
+ * without a database hit; then the session the token names must still be live, one indexed lookup
+ * per request, so a session ended in any API process refuses its access tokens at once (a cache
+ * would let an ended session live on in the other processes).
+ */
+export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accounts: Pick<AccountsService, 'sessionSignedInAt'>): Promise<void> => {
     await server.register(Jwt);
-    server.auth.strategy('jwt', 'jwt', {
+    server.auth.strategy(JWT_STRATEGY, 'jwt', {
         keys: { key: jwtSecret, algorithms: ['HS256'] },
         verify: {
             aud: TOKEN_AUDIENCE,
@@ -46,9 +68,28 @@ export const registerAuth = async (server: Hapi.Server, jwtSecret: string): Prom
                 return { isValid: false };
             }
 
-            return { isValid: true, credentials: { user: { accountId: claims.sub as string } } };
+            return { isValid: true, credentials: { user: { accountId: claims.sub as string, sessionId: claims.sid as string } } };
         }
+    });
+
+    // Here rather than in `validate`: a store failure there would be answered as a 401.
+    server.ext('onCredentials', async (request, h) => {
+        const user = request.auth.credentials?.user;
+        if (request.auth.strategy !== JWT_STRATEGY || !user?.sessionId) {
+            return h.continue;
+        }
+
+        const signedInAt = await accounts.sessionSignedInAt(user.sessionId, user.accountId);
+        if (!signedInAt) {
+            throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
+        }
+
+        user.signedInAt = signedInAt;
+        return h.continue;
     });
 };
 
 export const accountIdOf = (request: Hapi.Request): string => request.auth.credentials.user!.accountId;
+
+/** When the request's session signed in; null for a personal API token, which has no session. */
+export const signedInAtOf = (request: Hapi.Request): Date | null => request.auth.credentials.user?.signedInAt ?? null;

@@ -6,6 +6,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-lim
 
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
+import { findAccountById } from '../store/accounts.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { type Consumed, createWindowCounter } from './window-counter.js';
 
@@ -13,6 +14,10 @@ import { type Consumed, createWindowCounter } from './window-counter.js';
  * Stricter buckets for the sign-in endpoints, keyed by client address and e-mail address so one
  * network cannot guess a password or a code quickly, while other people signing in are not affected.
  * A route opts in with `options.plugins.rateLimit = { bucket: 'login' }`.
+ *
+ * A signed-in route that checks the account's password (`password` in its body: creating an API
+ * token, setting the password) opts into 'login' too: it is the same oracle, so it counts against the
+ * same counter as log-in for the account's address, and guessing there cannot outrun log-in's limit.
  */
 export type AuthBucket = 'login' | 'verify-email' | 'otp-mail' | 'refresh';
 
@@ -200,10 +205,28 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
         return h.continue;
     });
 
+    /**
+     * The address a sign-in counter is keyed by: the body's `email`, or, where a signed-in request gives
+     * the account's password to check, the account's own address (so it shares log-in's counter).
+     */
+    const addressOf = async (request: Hapi.Request): Promise<unknown> => {
+        const payload = request.payload as { email?: unknown; password?: unknown } | null;
+        if (payload?.email !== undefined) {
+            return payload.email;
+        }
+
+        const accountId = request.auth.credentials?.user?.accountId;
+        if (typeof payload?.password === 'string' && accountId) {
+            return (await findAccountById(ctx.db, accountId))?.email;
+        }
+
+        return undefined;
+    };
+
     // After validation, so the e-mail address is known to be well-formed.
     server.ext('onPreHandler', async (request, h) => {
         const limits = perAuth[request.route.settings.plugins?.rateLimit?.bucket as AuthBucket];
-        const email = (request.payload as { email?: unknown } | null)?.email;
+        const email = limits ? await addressOf(request) : undefined;
         // Hashed: the counter table need not hold anyone's address.
         const address = typeof email === 'string' ? Crypto.createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22) : null;
         const ip = clientKey(request.info.remoteAddress);

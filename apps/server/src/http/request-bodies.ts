@@ -17,14 +17,29 @@ const tooLarge = (request: Hapi.Request, h: Hapi.ResponseToolkit, limit: number)
     return typeof failAction === 'function' ? failAction.call(null, request, h, err) : err;
 };
 
-/** Fails the request's body stream when no byte of it arrived for `timeoutMs` (our own back-pressure aside). */
-const watchBody = (request: Hapi.Request, timeoutMs: number): void => {
+/**
+ * Fails the request's body stream when no byte of it arrived for `idleMs` (our own back-pressure
+ * aside), or when the whole request has not arrived `deadlineMs` after it began: a byte every few
+ * seconds would otherwise hold the connection for as long as the body is long.
+ */
+const watchBody = (request: Hapi.Request, idleMs: number, deadlineMs: number): void => {
     const req = request.raw.req;
     const socket = req.socket;
     let lastBytes = socket.bytesRead;
     let idleSince = Date.now();
+    const fail = (message: string) => {
+        stop();
+        (request.plugins as Record<symbol, boolean>)[CLOSE] = true;
+        // Whoever reads the body (hapi's parser, a streaming handler) fails with this, and hapi answers it.
+        req.emit('error', Boom.clientTimeout(message));
+    };
     const timer = setInterval(
         () => {
+            if (Date.now() - request.info.received >= deadlineMs) {
+                fail(`The request took longer than ${Math.round(deadlineMs / 1000)} s to arrive (the server's REQUEST_TIMEOUT_SECONDS): send it faster, or a smaller body.`);
+                return;
+            }
+
             const waitingOnUs = req.readableLength >= req.readableHighWaterMark;
             if (socket.bytesRead !== lastBytes || waitingOnUs) {
                 lastBytes = socket.bytesRead;
@@ -32,28 +47,45 @@ const watchBody = (request: Hapi.Request, timeoutMs: number): void => {
                 return;
             }
 
-            if (Date.now() - idleSince >= timeoutMs) {
-                stop();
-                (request.plugins as Record<symbol, boolean>)[CLOSE] = true;
-                const seconds = Math.round(timeoutMs / 1000);
-                // Whoever reads the body (hapi's parser, a streaming handler) fails with this, and hapi answers it.
-                req.emit('error', Boom.clientTimeout(`The request body stopped arriving: no byte came for ${seconds} s. Send the whole body without pauses.`));
+            if (Date.now() - idleSince >= idleMs) {
+                fail(`The request body stopped arriving: no byte came for ${Math.round(idleMs / 1000)} s. Send the whole body without pauses.`);
             }
         },
-        Math.min(1000, Math.max(50, timeoutMs / 4))
+        Math.min(1000, Math.max(50, Math.min(idleMs, deadlineMs) / 4))
     );
     const stop = () => clearInterval(timer);
     req.once('end', stop);
     request.raw.res.once('close', stop);
 };
 
-export const registerRequestBodies = (server: Hapi.Server, options: { bodyTimeoutSeconds: number }): void => {
+/**
+ * The route a request will reach, or null. hapi's router throws on a path whose percent-encoding does
+ * not decode (`/api/workflows/%ff`): that is the client's mistake, answered 400 before any body is read.
+ */
+const routeOf = (server: Hapi.Server, request: Hapi.Request): Hapi.RequestRoute | null => {
+    try {
+        return server.match(request.method, request.path);
+    } catch {
+        (request.plugins as Record<symbol, boolean>)[CLOSE] = true;
+        throw Boom.badRequest('The request path is not valid percent-encoding (a % must be followed by two hex digits of UTF-8).');
+    }
+};
+
+export const registerRequestBodies = (server: Hapi.Server, options: { bodyTimeoutSeconds: number; requestTimeoutSeconds: number }): void => {
     server.ext('onRequest', (request, h) => {
         const req = request.raw.req;
-        if (req.headers['content-length'] || req.headers['transfer-encoding']) {
-            watchBody(request, options.bodyTimeoutSeconds * 1000);
+        if (!req.headers['content-length'] && !req.headers['transfer-encoding']) {
+            return h.continue;
         }
 
+        // hapi's not-found route drains the whole body before its 404 (and no onPreAuth runs for it):
+        // a path or method no route has is answered before any of the body is read.
+        if (request.path.startsWith('/') && routeOf(server, request) === null) {
+            (request.plugins as Record<symbol, boolean>)[CLOSE] = true;
+            throw Boom.notFound();
+        }
+
+        watchBody(request, options.bodyTimeoutSeconds * 1000, options.requestTimeoutSeconds * 1000);
         return h.continue;
     });
 

@@ -11,10 +11,12 @@ import { systemRoutes } from '../routes/system.js';
 import { tokenRoutes } from '../routes/tokens.js';
 import { uploadRoutes } from '../routes/uploads.js';
 import { workflowRoutes } from '../routes/workflows.js';
+import { ownedFirst } from './ownership.js';
 import type { Services } from '../services/index.js';
 
 /** Every route the API serves; each area keeps its schemas beside its routes in src/routes/. */
-export const routes = (ctx: Context, services: Services): ServerRoute[] => [
+export const routes = (ctx: Context, services: Services): ServerRoute[] =>
+    ownedFirst([
     ...systemRoutes(ctx),
     ...metricsRoutes(ctx),
     ...openApiRoutes(ctx),
@@ -25,4 +27,4 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] => [
     ...workflowRoutes(services),
     ...runRoutes(services),
     ...googleRoutes(services)
-];
+    ]);

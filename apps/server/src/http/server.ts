@@ -5,12 +5,17 @@ import type { Context } from '../context.js';
 import type { Services } from '../services/index.js';
 import { API_TOKEN_STRATEGY, registerApiTokenAuth } from './api-token-auth.js';
 import { registerAuth } from './auth.js';
+import { registerConditionalRequests } from './conditional.js';
+import { createListener } from './connections.js';
 import { registerLogging } from './logging.js';
+import { registerOwnership } from './ownership.js';
 import { registerHttpMetrics } from './metrics.js';
 import { registerRateLimits } from './rate-limit.js';
 import { registerRequestBodies } from './request-bodies.js';
 import { routes } from './routes.js';
 import { registerStorableInput } from './storable-input.js';
+import { registerStoreFailures } from './store-failures.js';
+import { registerUrlCredentials } from './url-credentials.js';
 import { failValidation } from './validation.js';
 
 export interface HttpOptions {
@@ -20,6 +25,7 @@ export interface HttpOptions {
 
 export const createHttpServer = async (ctx: Context, services: Services, options: HttpOptions): Promise<Hapi.Server> => {
     const server = Hapi.server({
+        listener: createListener(ctx.config),
         port: ctx.config.port,
         host: ctx.config.host,
         router: { stripTrailingSlash: true },
@@ -33,12 +39,17 @@ export const createHttpServer = async (ctx: Context, services: Services, options
         }
     });
 
+    // Before logging: its onPreResponse then logs the 503 a store failure is answered with.
+    registerStoreFailures(server);
     registerLogging(server, ctx.log);
     registerHttpMetrics(server, ctx.metrics);
     registerRateLimits(server, ctx);
-    registerRequestBodies(server, { bodyTimeoutSeconds: ctx.config.bodyTimeoutSeconds });
-    await registerAuth(server, ctx.secrets.jwtSecret);
+    registerRequestBodies(server, { bodyTimeoutSeconds: ctx.config.bodyTimeoutSeconds, requestTimeoutSeconds: ctx.config.requestTimeoutSeconds });
+    await registerAuth(server, ctx.secrets.jwtSecret, services.accounts);
+    registerOwnership(server, services.ownership);
     registerStorableInput(server);
+    registerConditionalRequests(server);
+    registerUrlCredentials(server);
     registerApiTokenAuth(server, services.apiTokens);
     // hapi tries these in order; the API-token scheme passes anything not `flc_…` on to the JWT check.
     server.auth.default({ strategies: [API_TOKEN_STRATEGY, 'jwt'] });

@@ -13,14 +13,3 @@ export const failValidation: Hapi.Lifecycle.Method = (_request, _h, err) => {
     const summary = details.length > 0 ? details.map((d) => d.message).join('; ') : (err?.message ?? 'invalid input');
     throw badRequest(`Invalid request ${source}: ${summary}`, details);
 };
-
-/**
- * failValidation, after `owned` has answered 404 for a resource in the path that is not the caller's:
- * an account must not learn, from how a body is judged, that another account's id exists.
- */
-export const ownedFirst =
-    (owned: (request: Hapi.Request) => Promise<unknown>): Hapi.Lifecycle.Method =>
-    async (request, h, err) => {
-        await owned(request);
-        return failValidation.call(null, request, h, err);
-    };

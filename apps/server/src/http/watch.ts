@@ -18,3 +18,25 @@ export const preferredWait = (prefer: string | undefined): number | null => {
 
 /** The opaque part of the first entity tag of an If-None-Match header (weak or strong), or null. */
 export const firstEntityTag = (ifNoneMatch: string | undefined): string | null => /^\s*(?:W\/)?"([^"]*)"/.exec(ifNoneMatch ?? '')?.[1] ?? null;
+
+/** The opaque parts of every entity tag in an If-None-Match header, weak or strong; `*` as itself. */
+const entityTags = (ifNoneMatch: string): string[] => {
+    if (ifNoneMatch.trim() === '*') {
+        return ['*'];
+    }
+
+    return [...ifNoneMatch.matchAll(/(?:^|,)\s*(?:W\/)?"([^"]*)"\s*(?=,|$)/g)].map((match) => match[1]!);
+};
+
+/**
+ * Whether If-None-Match fails for a representation tagged `etag` (so the answer is 304): RFC 9110
+ * §13.1.2 compares weakly (`W/"x"` matches `"x"`), and `*` matches any current representation.
+ */
+export const noneMatchFails = (ifNoneMatch: string | undefined, etag: string): boolean => {
+    if (!ifNoneMatch) {
+        return false;
+    }
+
+    const opaque = /^(?:W\/)?"([^"]*)"$/.exec(etag)?.[1];
+    return opaque !== undefined && entityTags(ifNoneMatch).some((tag) => tag === '*' || tag === opaque);
+};

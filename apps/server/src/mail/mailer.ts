@@ -30,8 +30,13 @@ export interface SendOptions {
      * wait minutes.
      */
     retry?: boolean;
-    /** Called just before the message goes out, from when it may be delivered; if it throws, it does not go. */
-    onTransmit?: () => void | Promise<void>;
+    /**
+     * Called just before the message goes out, from when it may be delivered; if it throws, it does
+     * not go. `again`: an earlier attempt went out unanswered, so this copy may be a duplicate.
+     */
+    onTransmit?: (info: { again: boolean }) => void | Promise<void>;
+    /** An attempt that went out was refused by the server: that copy was not accepted. */
+    onRefused?: () => void;
 }
 
 export interface Mailer {
@@ -43,12 +48,12 @@ export interface Mailer {
 /** A pooled SMTP transport when SMTP_URL is set; otherwise each message becomes an .eml file in the outbox. */
 export const createMailer = (config: Config, log: Logger): Mailer => {
     if (config.smtpUrl) {
-        const { connections, sendTimeoutMs, retryAttempts, retryForMs, retryDelayMs } = config.smtp;
-        const pool = new SmtpPool(config.smtpUrl, config.mailFrom, { maxConnections: connections, timeoutMs: sendTimeoutMs });
+        const { connections, sendTimeoutMs, dataTimeoutMs, retryAttempts, retryForMs, retryDelayMs } = config.smtp;
+        const pool = new SmtpPool(config.smtpUrl, config.mailFrom, { maxConnections: connections, timeoutMs: sendTimeoutMs, dataTimeoutMs });
         const policy = { attempts: retryAttempts, forMs: retryForMs, delayMs: retryDelayMs };
         return {
             send: (mail, options = {}) =>
-                pool.send({ from: config.mailFrom, ...mail }, { after: options.after, signal: options.signal, retry: options.retry ? policy : undefined, onTransmit: options.onTransmit }),
+                pool.send({ from: config.mailFrom, ...mail }, { after: options.after, signal: options.signal, retry: options.retry ? policy : undefined, onTransmit: options.onTransmit, onRefused: options.onRefused }),
             close: () => pool.close()
         };
     }
@@ -62,7 +67,7 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
             await ready;
             await options?.after;
             options?.signal?.throwIfAborted();
-            await options?.onTransmit?.();
+            await options?.onTransmit?.({ again: false });
             const info = await transport.sendMail({ from: config.mailFrom, ...mail });
             const file = Path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Crypto.randomBytes(4).toString('hex')}.eml`);
             await Fs.writeFile(file, info.message as Buffer);

@@ -22,8 +22,13 @@ export interface SmtpPoolOptions {
     maxMessages?: number;
     /** An idle connection is closed after this long, before servers drop it themselves. */
     idleMs?: number;
-    /** How long one message, or opening a connection, may take. */
+    /** How long opening a connection, or a command's reply, may take. */
     timeoutMs?: number;
+    /**
+     * How long a message's transaction may take, up to the reply to the end of its data. Its outcome
+     * is unknown when this runs out, and a retry may deliver it twice: wait as RFC 5321 says.
+     */
+    dataTimeoutMs?: number;
 }
 
 export interface PoolSendOptions {
@@ -36,8 +41,14 @@ export interface PoolSendOptions {
     signal?: AbortSignal;
     /** Temporary failures are tried again under this policy; without it a send is tried once. */
     retry?: RetryPolicy;
-    /** Called when the message has a connection, just before it goes out; if it throws, the message does not. */
-    onTransmit?: () => void | Promise<void>;
+    /**
+     * Called when the message has a connection, just before it goes out; if it throws, the message
+     * does not. `again`: an earlier attempt went out and ended without an answer from the server (a
+     * timeout, a dropped connection), so it may have been accepted and this copy may be a duplicate.
+     */
+    onTransmit?: (info: { again: boolean }) => void | Promise<void>;
+    /** Called when an attempt that went out was answered with a refusal: that copy was not accepted. */
+    onRefused?: () => void;
 }
 
 interface Pooled {
@@ -73,6 +84,7 @@ export class SmtpPool {
     private readonly maxMessages: number;
     private readonly idleMs: number;
     private readonly timeoutMs: number;
+    private readonly dataTimeoutMs: number;
 
     private readonly compose: ReturnType<typeof textComposer>;
 
@@ -83,15 +95,35 @@ export class SmtpPool {
         this.maxConnections = options.maxConnections ?? 5;
         this.maxMessages = options.maxMessages ?? 1000;
         this.idleMs = options.idleMs ?? 30_000;
-        this.timeoutMs = options.timeoutMs ?? 60_000;
+        this.timeoutMs = options.timeoutMs ?? 300_000;
+        this.dataTimeoutMs = options.dataTimeoutMs ?? 600_000;
     }
 
     /** Resolves once the server accepted the message; the Message-ID stays the same over retries. */
     async send(message: TextMail, options: PoolSendOptions = {}): Promise<{ messageId: string }> {
-        const { after, signal, retry, onTransmit } = options;
+        const { after, signal, retry, onTransmit, onRefused } = options;
         const { envelope, messageId, raw: built } = await this.compose(message);
         const raw = () => (after ? gated(after, built) : built);
-        const attempt = () => this.attempt(envelope, raw, signal, onTransmit);
+        let unanswered = false;
+        const attempt = async () => {
+            let transmitted = false;
+            const gate = async () => {
+                await onTransmit?.({ again: unanswered });
+                transmitted = true;
+            };
+            try {
+                await this.attempt(envelope, raw, signal, gate);
+            } catch (err) {
+                // A refusal proves the copy was not accepted; anything else after it went out leaves it unknown.
+                if (transmitted && isReply(err)) {
+                    onRefused?.();
+                } else if (transmitted) {
+                    unanswered = true;
+                }
+
+                throw err;
+            }
+        };
         await (retry ? retrying(attempt, retry, signal) : attempt());
         return { messageId };
     }
@@ -162,11 +194,16 @@ export class SmtpPool {
     }
 
     private transmit(pooled: Pooled, envelope: SMTPConnection.Envelope, raw: Buffer | PassThrough, signal?: AbortSignal): Promise<void> {
-        return this.exchange(pooled, 'the message', signal, (done) =>
-            pooled.conn.send(envelope, raw, (err) => {
-                pooled.messages++;
-                done(err);
-            })
+        return this.exchange(
+            pooled,
+            'the message',
+            signal,
+            (done) =>
+                pooled.conn.send(envelope, raw, (err) => {
+                    pooled.messages++;
+                    done(err);
+                }),
+            this.dataTimeoutMs
         );
     }
 
@@ -175,7 +212,13 @@ export class SmtpPool {
      * the connection (nodemailer reports a socket closed mid-transaction only as an event), the
      * deadline, or an abort. The last three leave the connection broken.
      */
-    private exchange(pooled: Pooled, what: string, signal: AbortSignal | undefined, start: (done: (err?: Error | null) => void) => void): Promise<void> {
+    private exchange(
+        pooled: Pooled,
+        what: string,
+        signal: AbortSignal | undefined,
+        start: (done: (err?: Error | null) => void) => void,
+        timeoutMs = this.timeoutMs
+    ): Promise<void> {
         if (signal?.aborted) {
             return Promise.reject(aborted(signal));
         }
@@ -203,10 +246,7 @@ export class SmtpPool {
                 }
             };
 
-            const timer = setTimeout(
-                () => settle(smtpError(`the SMTP server did not finish ${what} within ${this.timeoutMs} ms`, 'ETIMEDOUT'), true),
-                this.timeoutMs
-            );
+            const timer = setTimeout(() => settle(smtpError(`the SMTP server did not finish ${what} within ${timeoutMs} ms`, 'ETIMEDOUT'), true), timeoutMs);
             const onAbort = () => settle(aborted(signal as AbortSignal), true);
             signal?.addEventListener('abort', onAbort, { once: true });
             pooled.interrupt = (err) => settle(err, true);

@@ -1,29 +1,41 @@
+import { emailAddressProblem, INVISIBLE_CHARACTER } from '@flowctl/engine';
+import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
-import { accountIdOf } from '../http/auth.js';
+import { accountIdOf, signedInAtOf } from '../http/auth.js';
+import { usesApiToken } from '../http/api-token-auth.js';
 import { jsonPayload } from '../http/json-payload.js';
 import type { Services } from '../services/index.js';
 
 // Sign-in bodies are small; anything bigger is a mistake or an attack.
 const AUTH_PAYLOAD = jsonPayload(16 * 1024);
 
-// Characters that make an address look like another one: bidi controls (U+202A–202E, U+2066–2069),
-// zero-width ones (U+200B–200D, U+2060, U+FEFF), and lone surrogates (no character at all). Checked
-// before anything else, so the answer names them rather than calling the address malformed.
-const DECEPTIVE = /[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]|\p{Cs}/u;
-
+// Characters that make an address look like another one (bidi controls, zero-width and other
+// default-ignorable characters, format characters, noncharacters, lone surrogates): the same check as
+// a run's recipients (the engine's INVISIBLE_CHARACTER), before anything else, so the answer names them
+// rather than calling the address malformed.
+//
+// Then the engine's recipient check (emailAddressProblem, what OUTPUT refuses) before joi's: joi's
+// lets Unicode space separators (U+00A0, U+2028, U+3000…) and controls (U+0085) through, and a mail
+// transport splits or rewrites the address there, so the code would go to someone else.
+//
 // Any domain: a self-hosted server may serve internal domains that are not public top-level domains.
 const email = Joi.string()
-    .pattern(DECEPTIVE, { invert: true, name: 'deceptive' })
+    .pattern(INVISIBLE_CHARACTER, { invert: true, name: 'deceptive' })
     .trim()
+    .custom((value: string, helpers) => {
+        const problem = emailAddressProblem(value);
+        return problem ? helpers.error('string.deliverable', { problem }) : value;
+    })
     .email({ tlds: { allow: false } })
     .max(254)
     .required()
     .description('The account’s e-mail address (case-insensitive)')
     .messages({
         'string.pattern.invert.name':
-            "'email' must not contain invisible or direction-changing characters (bidi controls, zero-width characters) or unpaired surrogates: type the address again"
+            "'email' must not contain invisible or direction-changing characters (bidi controls, zero-width, format or noncharacter code points) or unpaired surrogates: type the address again",
+        'string.deliverable': "'email' is not an address mail can be sent to ({#problem}): write one plain address such as ann@example.com, without spaces, line breaks or control characters"
     });
 const password = Joi.string().min(8).max(256).required();
 const fullName = Joi.string()
@@ -50,6 +62,15 @@ const tokens = Joi.object({
     refreshToken: Joi.string().required().description('Works once: exchange it at POST /api/auth/refresh-token for a new pair'),
     expiresIn: Joi.number().integer().required().description('Seconds until the access token expires')
 });
+const verified = tokens
+    .keys({
+        passwordSetupRequired: Joi.boolean()
+            .required()
+            .description(
+                'true when more than one sign-up of the address was pending: none of their passwords was kept, so set one with POST /api/auth/password before logging in with a password'
+            )
+    })
+    .label('VerifiedTokens');
 const account = Joi.object({
     id: Joi.string().required(),
     email: Joi.string().required(),
@@ -86,10 +107,13 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             auth: false,
             tags: ['api', 'account'],
             description: 'Confirm the e-mailed code; activates the account and returns tokens',
-            notes: 'A code lasts 10 minutes and allows 5 wrong tries; after that, request a new one with POST /api/auth/resend-otp. Every wrong case (unknown address, wrong, expired or used-up code, address already verified) answers the same 400.',
+            notes: [
+                'A code lasts 10 minutes and allows 5 wrong tries; after that, request a new one with POST /api/auth/resend-otp. Every wrong case (unknown address, wrong, expired or used-up code, address already verified) answers the same 400.',
+                'When more than one sign-up of the address was pending, no password chosen at sign-up is kept (any of them may be a stranger’s): the answer says `passwordSetupRequired: true`, and the account needs POST /api/auth/password (with these tokens) or a password reset before a password log-in works.'
+            ],
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ email, otp }) },
-            response: { status: { 200: tokens } },
+            response: { status: { 200: verified } },
             plugins: { rateLimit: { bucket: 'verify-email' }, openapi: { errors: [409] } }
         },
         handler: (request) => {
@@ -104,7 +128,7 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             auth: false,
             tags: ['api', 'account'],
             description: 'E-mail a new verification code',
-            notes: 'Always 202 with the same message, whether or not the address has an account, so it cannot be used to find accounts. At most one code a minute is sent; requests within that minute send nothing. When several sign-ups of the address are pending, no code is sent, only a note to register again.',
+            notes: 'Always 202 with the same message, whether or not the address has an account, so it cannot be used to find accounts. At most one code a minute per address: within a minute of the last resend or registration of the address, 429 with Retry-After (the seconds to wait), for every address alike. When several sign-ups of the address are pending, no code is sent, only a note to register again.',
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ email }) },
             response: { status: { 202: message } },
@@ -199,6 +223,29 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
         },
         handler: async (request, h) => {
             await services.accounts.resetPassword(request.payload as { email: string; otp: string; newPassword: string });
+            return h.response().code(204);
+        }
+    },
+    {
+        method: 'POST',
+        path: '/api/auth/password',
+        options: {
+            tags: ['api', 'account'],
+            description: 'Set the account’s password',
+            notes: 'Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). Other sessions stay signed in. The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).',
+            payload: AUTH_PAYLOAD,
+            validate: { payload: Joi.object({ newPassword: password, password: Joi.string().max(256).description('The current password, when the sign-in is older than 10 minutes') }) },
+            response: { status: { 204: Joi.any().empty() } },
+            // A wrong current `password` is a password guess like a wrong log-in: it shares log-in's limit.
+            plugins: { rateLimit: { bucket: 'login' }, openapi: { status: 204, errors: [403] } }
+        },
+        handler: async (request, h) => {
+            if (usesApiToken(request)) {
+                throw Boom.forbidden('An API token cannot set the password: log in and use the access token');
+            }
+
+            const input = request.payload as { newPassword: string; password?: string };
+            await services.accounts.setPassword(accountIdOf(request), { ...input, signedInAt: signedInAtOf(request) });
             return h.response().code(204);
         }
     },

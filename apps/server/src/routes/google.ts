@@ -56,7 +56,8 @@ export const googleRoutes = (services: Services): ServerRoute[] => [
                     302: Joi.any().description("Redirect to Google's consent page (Location)")
                 }
             },
-            plugins: { openapi: { errors: [503] } }
+            // Answered with Cache-Control: no-store and Referrer-Policy: no-referrer (see http/url-credentials.ts).
+            plugins: { openapi: { errors: [503] }, credentialsInUrl: true }
         },
         handler: async (request, h) => {
             const url = await services.google.connectUrl(accountIdOf(request));

@@ -56,7 +56,10 @@ const runDetail = Joi.object({
             .integer()
             .description(
                 'Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies'
-            )
+            ),
+        aiCalls: Joi.number().integer().description('Present once an AI node ran: language-model calls made for the run (a reply asked again counts twice)'),
+        aiPromptTokens: Joi.number().integer().description("Present once an AI node ran: prompt tokens, as the replies' usage reported them"),
+        aiCompletionTokens: Joi.number().integer().description("Present once an AI node ran: completion tokens, as the replies' usage reported them")
     })
         .required()
         .description('Final once the run is terminal; while it runs, rows loaded and e-mails sent so far'),
@@ -92,7 +95,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
             validate: { params: workflowParams, headers: idempotencyHeaders },
             response: { status: { 202: enqueued } },
-            plugins: { openapi: { status: 202, errors: [409, 422] } }
+            plugins: { owner: { kind: 'workflow', param: 'workflowId' }, openapi: { status: 202, errors: [409, 422] } }
         },
         handler: idempotent(services.idempotency, async (request, h) => {
             const run = await services.runs.enqueue(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
@@ -163,6 +166,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'runs'],
             description: "Page through one node's whole output",
+            notes: "A DATA_SOURCE's rows and a FILTER's items are read again from the run's upload for each page (a Drive file as it is now). Other outputs are kept whole when small; of a larger one only the elements the run detail shows are kept, and a page past them answers 409.",
             validate: {
                 params: Joi.object({ runId: id.required(), nodeId: Joi.string().max(MAX_NODE_ID_LENGTH).required() }),
                 query: Joi.object({
@@ -170,7 +174,8 @@ export const runRoutes = (services: Services): ServerRoute[] => [
                     limit: Joi.number().integer().min(1).max(MAX_OUTPUT_PAGE).default(DEFAULT_OUTPUT_PAGE)
                 })
             },
-            response: { status: { 200: outputPage } }
+            response: { status: { 200: outputPage } },
+            plugins: { openapi: { errors: [409] } }
         },
         handler: async (request, h) => {
             const { runId, nodeId } = request.params as { runId: string; nodeId: string };
@@ -195,7 +200,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
             validate: { params: runParams },
             response: { status: { 200: runDetail, 202: runDetail } },
-            plugins: { openapi: { status: 200, errors: [409] } }
+            plugins: { owner: { kind: 'run', param: 'runId' }, openapi: { status: 200, errors: [409] } }
         },
         handler: async (request, h) => {
             const { run, stopping } = await services.runs.cancel(accountIdOf(request), (request.params as { runId: string }).runId);
@@ -212,7 +217,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
             validate: { params: runParams },
             response: { status: { 202: enqueued } },
-            plugins: { openapi: { status: 202, errors: [409] } }
+            plugins: { owner: { kind: 'run', param: 'runId' }, openapi: { status: 202, errors: [409] } }
         },
         handler: async (request, h) => {
             const run = await services.runs.retry(accountIdOf(request), (request.params as { runId: string }).runId);
@@ -238,6 +243,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         method: 'POST',
         path: '/api/workflows/{workflowId}/webhook-secret',
         options: {
+            plugins: { owner: { kind: 'workflow', param: 'workflowId' } },
             tags: ['api', 'runs'],
             description: "Replace the workflow's webhook signing secret",
             notes: 'Deliveries still queued are signed with the new secret.',

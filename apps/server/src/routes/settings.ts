@@ -11,7 +11,8 @@ const settingsView = Joi.object({
         apiKeySet: Joi.boolean().required(),
         apiKeyLast4: Joi.string().allow(null).required().description('Last four characters of the key; null when unset or shorter than 12 characters'),
         baseUrl: Joi.string().allow(null).required(),
-        model: Joi.string().allow(null).required()
+        model: Joi.string().allow(null).required(),
+        concurrency: Joi.number().integer().allow(null).required().description("Model calls in flight per AI node at most; null: the server's AI_CONCURRENCY")
     }).required()
 });
 
@@ -30,7 +31,13 @@ const settingsChange = Joi.object({
             .max(2000)
             .allow(null)
             .description('An OpenAI-compatible endpoint, e.g. https://api.openai.com/v1. null: the server default.'),
-        model: Joi.string().trim().min(1).max(200).allow(null).description('null: the server default.')
+        model: Joi.string().trim().min(1).max(200).allow(null).description('null: the server default.'),
+        concurrency: Joi.number()
+            .integer()
+            .min(1)
+            .max(1000)
+            .allow(null)
+            .description("Fewer model calls in flight per AI node than the server's AI_CONCURRENCY (a higher value has no effect). null: the server's.")
     })
 });
 

@@ -3,7 +3,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import type { Context } from '../context.js';
-import { ping } from '../store/prepared.js';
+import { readiness } from '../services/readiness.js';
 
 export const systemRoutes = (ctx: Context): ServerRoute[] => [
     {
@@ -25,10 +25,15 @@ export const systemRoutes = (ctx: Context): ServerRoute[] => [
             response: { schema: Joi.object({ status: Joi.string().valid('ready') }) }
         },
         handler: async () => {
-            try {
-                await ping(ctx.db);
-            } catch {
-                throw Boom.serverUnavailable('The database does not answer');
+            const problem = await readiness(ctx);
+            if (problem) {
+                const error = Boom.serverUnavailable(problem);
+                error.output.headers['Retry-After'] = '5';
+                throw error;
+            }
+
+            if (ctx.queue.stuck) {
+                throw Boom.serverUnavailable(ctx.queue.stuck);
             }
 
             return { status: 'ready' };

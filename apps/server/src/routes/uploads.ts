@@ -113,7 +113,7 @@ export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] =>
                 notes: 'Answers 409, naming them, while workflows of the account or runs not yet finished read the upload: they would otherwise fail later.',
                 validate: { params: uploadParams },
                 response: { status: { 204: Joi.any().empty() } },
-                plugins: { openapi: { errors: [409] } }
+                plugins: { owner: { kind: 'upload', param: 'uploadId' }, openapi: { errors: [409] } }
             },
             handler: async (request, h) => {
                 await services.uploads.remove(accountIdOf(request), (request.params as { uploadId: string }).uploadId);

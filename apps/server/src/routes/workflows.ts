@@ -5,7 +5,6 @@ import { accountIdOf } from '../http/auth.js';
 import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
 import { PAGE_NOTES, pageQuery, pageResponse } from '../http/paging.js';
 import { explainPayloadErrors, formatBytes } from '../http/payload.js';
-import { ownedFirst } from '../http/validation.js';
 import { withoutCredentials } from '../outbound.js';
 import type { Services } from '../services/index.js';
 import type { ListQuery } from '../services/paging.js';
@@ -121,6 +120,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         method: 'PATCH',
         path: '/api/workflows/{workflowId}',
         options: {
+            plugins: { owner: { kind: 'workflow', param: 'workflowId' } },
             tags: ['api', 'workflows'],
             description: 'Change a workflow’s name, graph or webhook',
             notes: 'Keys left out keep their value. A new graph is validated like on create. Runs already enqueued keep the graph they were enqueued with.',
@@ -130,8 +130,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
                 payload: Joi.object({ name, graph, webhookUrl })
                     .min(1)
                     .messages({ 'object.min': 'send at least one of name, graph, webhookUrl' }),
-                options: { abortEarly: false },
-                failAction: ownedFirst((request) => services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId))
+                options: { abortEarly: false }
             },
             response: { status: { 200: detail } }
         },
@@ -145,7 +144,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
             tags: ['api', 'workflows'],
             description: 'Delete a workflow and all its runs',
             notes: 'Cancels its PENDING and RUNNING runs first and waits up to 5 s for a running one to stop; 409 names a run that did not.',
-            plugins: { openapi: { errors: [409] } },
+            plugins: { owner: { kind: 'workflow', param: 'workflowId' }, openapi: { errors: [409] } },
             validate: { params },
             response: { status: { 204: Joi.any().empty() } }
         },

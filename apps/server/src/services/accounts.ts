@@ -20,6 +20,15 @@ export interface AccountsService extends SettingsService, SignUpService, Passwor
     refresh(refreshToken: string): Promise<Tokens>;
     logout(refreshToken: string): Promise<void>;
     me(accountId: string): Promise<AccountView>;
+    /** When the session signed in, or null once it has ended. */
+    sessionSignedInAt(sessionId: string, accountId: string): Promise<Date | null>;
+    /**
+     * For what a stolen access token must not do alone (create an API token, set a password): a
+     * sign-in from the last RECENT_SIGN_IN_MS, or the account's password given again. 403 otherwise.
+     */
+    confirmRecentSignIn(accountId: string, proof: { signedInAt: Date | null; password?: string }): Promise<void>;
+    /** Sets a new password for a signed-in account (one that has none after a contested sign-up, or any). */
+    setPassword(accountId: string, input: { newPassword: string; signedInAt: Date | null; password?: string }): Promise<void>;
 }
 
 export interface AccountsOptions {
@@ -29,10 +38,34 @@ export interface AccountsOptions {
 
 const WRONG_CREDENTIALS = 'Wrong e-mail address or password';
 
+const PASSWORD_UNSET =
+    'This account has no password yet: more than one sign-up of this address was pending when it was verified, so none of their passwords was kept. Set one with POST /api/auth/password (flowctl verify does) using the tokens verify-email gave, or reset it with POST /api/auth/forgot-password';
+
+/** How long after a sign-in its session may create API tokens or set a password without the password. */
+export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;
+
 export const createAccountsService = (ctx: Context, options: AccountsOptions = {}): AccountsService => {
     const now = options.now ?? (() => new Date());
-    const { db } = ctx;
+    const { db, log } = ctx;
     const sessions = createSessions(ctx, now);
+
+    const confirmRecentSignIn: AccountsService['confirmRecentSignIn'] = async (accountId, { signedInAt, password }) => {
+        if (password !== undefined) {
+            const account = await Store.findAccountById(db, accountId);
+            const { ok } = await verifyPassword(password, account && !account.password_unset ? account.password_hash : null);
+            if (!ok) {
+                throw Boom.forbidden("The password is wrong: give the account's current password as 'password', or log in again");
+            }
+
+            return;
+        }
+
+        if (!signedInAt || now().getTime() - signedInAt.getTime() > RECENT_SIGN_IN_MS) {
+            throw Boom.forbidden(
+                `This needs a sign-in from the last ${RECENT_SIGN_IN_MS / 60_000} minutes: log in again (POST /api/auth/login, or flowctl login) and retry, or give the account's password as 'password'`
+            );
+        }
+    };
 
     return {
         ...createSettingsService(ctx, now),
@@ -42,6 +75,11 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
         async login(email, password) {
             const account = await Store.findAccountByEmailKey(db, emailKey(email));
             const { ok, rehash } = await verifyPassword(password, account?.password_hash ?? null);
+            if (account?.password_unset) {
+                // No password can match: say how to get one.
+                throw Boom.forbidden(PASSWORD_UNSET);
+            }
+
             if (!account || !ok) {
                 throw Boom.unauthorized(WRONG_CREDENTIALS);
             }
@@ -70,6 +108,16 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
             }
 
             return { id: account.id, email: account.email, fullName: account.full_name, createdAt: account.created_at.toISOString() };
+        },
+
+        sessionSignedInAt: (sessionId, accountId) => sessions.signedInAt(sessionId, accountId),
+
+        confirmRecentSignIn,
+
+        async setPassword(accountId, { newPassword, signedInAt, password }) {
+            await confirmRecentSignIn(accountId, { signedInAt, password });
+            await Store.updatePasswordHash(db, accountId, await hashPassword(newPassword), now());
+            log.info({ accountId }, 'password set');
         }
     };
 };

@@ -9,6 +9,9 @@ import * as Store from '../store/api-tokens.js';
 /** Every personal API token starts with this, so a person or a secret scanner can tell what it is. */
 export const API_TOKEN_PREFIX = 'flc_';
 export const MAX_API_TOKENS = 50;
+/** Every token expires: a forgotten one must not work forever. */
+export const DEFAULT_API_TOKEN_DAYS = 90;
+export const MAX_API_TOKEN_DAYS = 365;
 const SHOWN_CHARS = API_TOKEN_PREFIX.length + 6;
 
 export interface ApiTokenView {
@@ -62,7 +65,7 @@ export const createApiTokensService = (ctx: Context, options: { now?: () => Date
                     name: input.name,
                     tokenHash: hashApiToken(token),
                     prefix: token.slice(0, SHOWN_CHARS),
-                    expiresAt: input.expiresInDays === undefined ? null : new Date(at.getTime() + input.expiresInDays * 86_400_000)
+                    expiresAt: new Date(at.getTime() + Math.min(input.expiresInDays ?? DEFAULT_API_TOKEN_DAYS, MAX_API_TOKEN_DAYS) * 86_400_000)
                 },
                 at,
                 MAX_API_TOKENS

@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { createGoogleApi, type GoogleApi, type GoogleTokens } from '../google/api.js';
 import { decrypt, encrypt } from '../secrets.js';
 import { googleStore } from '../store/google.js';
+import { loadingBytes } from '../worker/budget.js';
 import { CsvInspector, checkHeader, readCsvRows } from './csv.js';
 
 const STATE_TTL_MS = 10 * 60 * 1000;
@@ -58,6 +59,47 @@ class ByteLimit extends Transform {
         this.#bytes += chunk.length;
         if (this.#bytes > this.max) {
             callback(new Error(`${this.what} is larger than MAX_UPLOAD_BYTES (${this.max} bytes)`));
+            return;
+        }
+
+        callback(null, chunk);
+    }
+}
+
+/**
+ * Counts what a Drive file would cost once loaded as it streams in (a Drive file has no recorded
+ * size the run could be checked against beforehand), and stops it past RUN_MEMORY_MB.
+ */
+class MemoryLimit extends Transform {
+    #lines = 0;
+    #cells = 0;
+    #bytes = 0;
+    constructor(
+        readonly maxMb: number,
+        readonly what: string
+    ) {
+        super();
+    }
+
+    override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+        for (let i = 0; i < chunk.length; i++) {
+            const byte = chunk[i];
+            if (byte === 0x0a) {
+                this.#lines += 1;
+                this.#cells += 1;
+            } else if (byte === 0x2c) {
+                this.#cells += 1;
+            }
+        }
+
+        this.#bytes += chunk.length;
+        if (loadingBytes(this.#lines, this.#cells, this.#bytes) > this.maxMb * 1024 * 1024) {
+            callback(
+                new Error(
+                    `${this.what} would need more memory than RUN_MEMORY_MB (${this.maxMb} MB) once loaded: over ${this.#lines.toLocaleString('en-US')} rows (${Math.ceil(this.#bytes / 1024 / 1024)} MB) read so far. ` +
+                        'Split the file, have fewer nodes read its rows, or raise RUN_MEMORY_MB.'
+                )
+            );
             return;
         }
 
@@ -209,7 +251,7 @@ export const createGoogleService = (ctx: Context, api: GoogleApi = createGoogleA
                         return sheetRows(await session.sheetValues(fileId, sheet), max, `sheet '${sheet}' of ${what}`);
                     }
 
-                    return await readCsvRows(await session.exportCsv(fileId), null, new ByteLimit(max, what), new CsvInspector());
+                    return await readCsvRows(await session.exportCsv(fileId), null, new ByteLimit(max, what), new MemoryLimit(ctx.config.runMemoryMb, what), new CsvInspector());
                 }
 
                 if (sheet !== undefined) {
@@ -224,7 +266,7 @@ export const createGoogleService = (ctx: Context, api: GoogleApi = createGoogleA
                     throw new Error(`${what} is larger than MAX_UPLOAD_BYTES (${file.size} > ${max} bytes)`);
                 }
 
-                return await readCsvRows(await session.download(fileId), null, new ByteLimit(max, what), new CsvInspector());
+                return await readCsvRows(await session.download(fileId), null, new ByteLimit(max, what), new MemoryLimit(ctx.config.runMemoryMb, what), new CsvInspector());
             } catch (err) {
                 if (Boom.isBoom(err)) {
                     // The CSV rules of uploads (UTF-8, a header of unique names, one field per column).

@@ -3,6 +3,7 @@ import { type AccountsService, createAccountsService } from './accounts.js';
 import { createGoogleService, type GoogleService } from './google.js';
 import { type ApiTokensService, createApiTokensService } from './api-tokens.js';
 import { createIdempotencyService, type IdempotencyService } from './idempotency.js';
+import { createOwnershipService, type OwnershipService } from './ownership.js';
 import { createRunsService, type RunsService } from './runs.js';
 import { createUploadsService, type UploadsService } from './uploads.js';
 import { createWorkflowsService, type WorkflowsService } from './workflows.js';
@@ -13,17 +14,24 @@ export type Services = {
     google: GoogleService;
     apiTokens: ApiTokensService;
     idempotency: IdempotencyService;
+    ownership: OwnershipService;
     runs: RunsService;
     uploads: UploadsService;
     workflows: WorkflowsService;
 };
 
-export const createServices = (ctx: Context): Services => ({
-    accounts: createAccountsService(ctx),
-    google: createGoogleService(ctx),
-    apiTokens: createApiTokensService(ctx),
-    idempotency: createIdempotencyService(ctx),
-    runs: createRunsService(ctx),
-    uploads: createUploadsService(ctx),
-    workflows: createWorkflowsService(ctx)
-});
+export const createServices = (ctx: Context): Services => {
+    const google = createGoogleService(ctx);
+    const uploads = createUploadsService(ctx);
+    return {
+        accounts: createAccountsService(ctx),
+        google,
+        apiTokens: createApiTokensService(ctx),
+        idempotency: createIdempotencyService(ctx),
+        ownership: createOwnershipService(ctx),
+        // A page of a DATA_SOURCE's or FILTER's output is read again from its rows.
+        runs: createRunsService(ctx, { uploads, google }),
+        uploads,
+        workflows: createWorkflowsService(ctx)
+    };
+};

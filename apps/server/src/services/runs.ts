@@ -6,20 +6,19 @@ import type { Context } from '../context.js';
 import { newId } from '../ids.js';
 import { encrypt } from '../secrets.js';
 import { retryableDeliveries } from '../store/deliveries.js';
+import { retrySource } from '../store/interruptions.js';
 import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
 import * as Store from '../store/runs.js';
+import { createNodeOutputReader, type NodeOutputPage, type RowSources } from './node-output.js';
 import { newWebhookSecret, webhookSecret } from './webhooks.js';
+
+export type { NodeOutputPage } from './node-output.js';
 
 export type RunStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
 const TERMINAL = new Set(['SUCCESS', 'FAILED', 'CANCELLED']);
 
-export interface RunResultView {
-    totalRows: number;
-    filteredOut: number;
-    emailsSent: number;
-    /** Present when a crash hid whether some e-mails were accepted and they were sent again (same Message-ID). */
-    possiblyDuplicated?: number;
-}
+/** A run's figures as the API shows them (see RunRow's `result`). */
+export type RunResultView = NonNullable<Store.RunRow['result']>;
 
 export interface NodeView {
     nodeId: string;
@@ -67,18 +66,6 @@ export interface RunPage {
     runs: RunListEntry[];
     /** Cursor of the next page, or null on the last one. */
     next: string | null;
-}
-
-export interface NodeOutputPage {
-    runId: string;
-    nodeId: string;
-    status: string;
-    offset: number;
-    limit: number;
-    /** Length of the output's longest array: page until offset reaches it. */
-    total: number;
-    /** Every key of the node's output, arrays cut to [offset, offset + limit); null before it has one. */
-    output: Record<string, unknown> | null;
 }
 
 export interface VersionedRun {
@@ -180,8 +167,9 @@ export const toRunDetail = (row: Store.RunRow): RunDetail => {
     };
 };
 
-export const createRunsService = (ctx: Context): RunsService => {
+export const createRunsService = (ctx: Context, sources: RowSources): RunsService => {
     const { db } = ctx;
+    const readNodeOutput = createNodeOutputReader(db, sources);
 
     const get = async (accountId: string, runId: string): Promise<RunDetail> => {
         const row = await Store.getRun(db, accountId, runId);
@@ -277,17 +265,8 @@ export const createRunsService = (ctx: Context): RunsService => {
             };
         },
 
-        async nodeOutput(accountId, runId, nodeId, page) {
-            const row = await Store.getNodeOutput(db, accountId, runId, nodeId, page.offset, page.limit);
-            if (!row) {
-                throw runNotFound(runId);
-            }
-
-            if (!row.node_exists) {
-                throw Boom.notFound(`Run '${runId}' has no node '${nodeId}'`);
-            }
-
-            return { runId, nodeId, status: row.status ?? 'PENDING', offset: page.offset, limit: page.limit, total: row.total, output: row.page };
+        nodeOutput(accountId, runId, nodeId, page) {
+            return readNodeOutput(accountId, runId, nodeId, page.offset, page.limit);
         },
 
         async cancel(accountId, runId) {
@@ -323,7 +302,9 @@ export const createRunsService = (ctx: Context): RunsService => {
                 throw Boom.conflict(`Run '${runId}' is ${source.status}: wait until it ends, then retry its failed e-mails`);
             }
 
-            if ((await retryableDeliveries(db, runId, null, 1)).length === 0) {
+            // A run given up after repeated interruptions may have rows never reached: its retry derives them again.
+            const givenUp = (await retrySource(db, runId))?.given_up === true;
+            if (!givenUp && (await retryableDeliveries(db, runId, null, 1)).length === 0) {
                 throw Boom.conflict(`Run '${runId}' has no failed e-mails left to retry (invalid addresses are not retried: fix the data and run the workflow again)`);
             }
 

@@ -5,6 +5,7 @@ import { newId } from '../ids.js';
 import { decrypt, encrypt } from '../secrets.js';
 import * as Store from '../store/accounts.js';
 import type { Queryable } from '../store/db.js';
+import { insertSession, liveSession } from '../store/sessions.js';
 import { hashRefreshToken, newRefreshToken, REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from './tokens.js';
 
@@ -29,6 +30,8 @@ export interface Sessions {
     refresh(refreshToken: string): Promise<Tokens>;
     /** Signs out the session the token belongs to; unknown or already revoked tokens are no error. */
     logout(refreshToken: string): Promise<void>;
+    /** When the session was signed in, or null when it has ended: checked on every request. */
+    signedInAt(sessionId: string, accountId: string): Promise<Date | null>;
 }
 
 export const createSessions = (ctx: Context, now: () => Date): Sessions => {
@@ -37,18 +40,20 @@ export const createSessions = (ctx: Context, now: () => Date): Sessions => {
 
     const start: Sessions['start'] = async (q, accountId, at) => {
         const refreshToken = newRefreshToken();
+        const sessionId = newId('rt');
+        await insertSession(q, { id: sessionId, accountId, signedInAt: at });
         await Store.insertRefreshToken(
             q,
             {
                 id: newId('rt'),
                 accountId,
-                familyId: newId('rt'),
+                familyId: sessionId,
                 tokenHash: hashRefreshToken(refreshToken),
                 expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS)
             },
             at
         );
-        return { accessToken: issueAccessToken(jwtSecret, accountId), refreshToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+        return { accessToken: issueAccessToken(jwtSecret, accountId, sessionId), refreshToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
     };
 
     /** The pair a token was exchanged for, when asked again within the window; null otherwise. */
@@ -74,7 +79,7 @@ export const createSessions = (ctx: Context, now: () => Date): Sessions => {
             const presented = hashRefreshToken(refreshToken);
             let row = await Store.findRefreshToken(db, presented);
             if (row && !row.used_at && !row.revoked_at && row.expires_at.getTime() > at.getTime()) {
-                const next = { accessToken: issueAccessToken(jwtSecret, row.account_id), refreshToken: newRefreshToken() };
+                const next = { accessToken: issueAccessToken(jwtSecret, row.account_id, row.family_id), refreshToken: newRefreshToken() };
                 const rotated = await Store.rotateRefreshToken(
                     db,
                     presented,
@@ -122,6 +127,10 @@ export const createSessions = (ctx: Context, now: () => Date): Sessions => {
             if (row && !row.revoked_at) {
                 await Store.revokeRefreshFamily(db, row.family_id, now());
             }
+        },
+
+        async signedInAt(sessionId, accountId) {
+            return (await liveSession(db, sessionId, accountId))?.signed_in_at ?? null;
         }
     };
 };

@@ -2,7 +2,7 @@ import Boom from '@hapi/boom';
 
 import type { Context } from '../context.js';
 import { badRequest } from './errors.js';
-import { refusedTarget } from '../outbound.js';
+import { refusedTarget, withoutCredentials } from '../outbound.js';
 import { decrypt, encrypt } from '../secrets.js';
 import * as Store from '../store/accounts.js';
 
@@ -10,16 +10,18 @@ export interface AiSettings {
     apiKey: string | null;
     baseUrl: string | null;
     model: string | null;
+    /** Model calls in flight per AI node at most, below the server's AI_CONCURRENCY; null: the server's. */
+    concurrency: number | null;
 }
 
 /** What clients see: the key is write-only. */
 export interface SettingsView {
-    ai: { apiKeySet: boolean; apiKeyLast4: string | null; baseUrl: string | null; model: string | null };
+    ai: { apiKeySet: boolean; apiKeyLast4: string | null; baseUrl: string | null; model: string | null; concurrency: number | null };
 }
 
 /** Undefined keeps a value, null clears it. */
 export interface SettingsChange {
-    ai?: { apiKey?: string | null; baseUrl?: string | null; model?: string | null };
+    ai?: { apiKey?: string | null; baseUrl?: string | null; model?: string | null; concurrency?: number | null };
 }
 
 export interface SettingsService {
@@ -31,6 +33,19 @@ export interface SettingsService {
 
 // Four characters of a short key would give most of it away.
 const LAST4_MIN_KEY_LENGTH = 12;
+
+/**
+ * A base URL is shown back on every GET, so it must hold no secret; and the AI client could not send
+ * URL credentials anyway (fetch refuses them). The key belongs in ai.apiKey, which stays write-only.
+ */
+const credentialsIn = (raw: string | null | undefined): string | null => {
+    if (!raw) {
+        return null;
+    }
+
+    const url = new URL(raw);
+    return url.username || url.password ? 'it must not contain a user name or password: put the key in ai.apiKey, which is stored encrypted and never shown' : null;
+};
 
 export const createSettingsService = (ctx: Context, now: () => Date): SettingsService => {
     const key = ctx.secrets.encryptionKey;
@@ -49,8 +64,10 @@ export const createSettingsService = (ctx: Context, now: () => Date): SettingsSe
             ai: {
                 apiKeySet: row.ai_api_key_enc !== null,
                 apiKeyLast4: apiKey !== null && apiKey.length >= LAST4_MIN_KEY_LENGTH ? apiKey.slice(-4) : null,
-                baseUrl: row.ai_base_url,
-                model: row.ai_model
+                // Values stored before credentials were refused are shown without them.
+                baseUrl: row.ai_base_url === null ? null : withoutCredentials(row.ai_base_url),
+                model: row.ai_model,
+                concurrency: row.ai_concurrency
             }
         };
     };
@@ -71,7 +88,7 @@ export const createSettingsService = (ctx: Context, now: () => Date): SettingsSe
 
         async updateSettings(accountId, change) {
             const ai = change.ai ?? {};
-            const refused = refusedTarget(ai.baseUrl, ctx.config.allowPrivateNetwork);
+            const refused = credentialsIn(ai.baseUrl) ?? refusedTarget(ai.baseUrl, ctx.config.allowPrivateNetwork);
             if (refused) {
                 throw badRequest(`Invalid ai.baseUrl: ${refused}`, [{ path: 'ai.baseUrl', message: refused }]);
             }
@@ -82,7 +99,8 @@ export const createSettingsService = (ctx: Context, now: () => Date): SettingsSe
                 {
                     apiKeyEnc: ai.apiKey === undefined || ai.apiKey === null ? ai.apiKey : encrypt(key, ai.apiKey),
                     baseUrl: ai.baseUrl,
-                    model: ai.model
+                    model: ai.model,
+                    concurrency: ai.concurrency
                 },
                 now()
             );
@@ -96,17 +114,17 @@ export const createSettingsService = (ctx: Context, now: () => Date): SettingsSe
         async getAiSettings(accountId) {
             const row = await Store.getAiSettings(ctx.db, accountId);
             if (!row) {
-                return { apiKey: null, baseUrl: null, model: null };
+                return { apiKey: null, baseUrl: null, model: null, concurrency: null };
             }
 
             const apiKey = row.ai_api_key_enc === null ? null : open(row.ai_api_key_enc);
             if (row.ai_api_key_enc !== null && apiKey === null) {
                 throw new Error(
-                    'The AI API key in the account settings cannot be decrypted with this server’s ENCRYPTION_KEY: set it again with PUT /api/account/settings (flowctl settings ai --key …)'
+                    'The AI API key in the account settings cannot be decrypted with this server’s ENCRYPTION_KEY: set it again with PUT /api/account/settings (flowctl settings ai set --api-key-stdin)'
                 );
             }
 
-            return { apiKey, baseUrl: row.ai_base_url, model: row.ai_model };
+            return { apiKey, baseUrl: row.ai_base_url, model: row.ai_model, concurrency: row.ai_concurrency };
         }
     };
 };

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { newId } from '../ids.js';
 import type { Mail } from '../mail/mailer.js';
 import * as Store from '../store/accounts.js';
+import { stampResend, takeResendSlot } from '../store/resend-cooldowns.js';
 import {
     alreadyRegisteredMail,
     hashOtp,
@@ -30,6 +31,12 @@ import type { Sessions, Tokens } from './sessions.js';
  * live sign-up; when several are live it cannot tell whose request it is, so it sends no code, only a
  * note to register again.
  *
+ * Contested sign-ups: when more than one sign-up of the address is pending, the owner cannot tell
+ * from the codes (their e-mails read the same) which one is theirs, and any of them may carry a
+ * stranger's password. Verifying with any of those codes then activates no password at all: the
+ * verifier is signed in (they proved the address) and must set one (POST /api/auth/password, or
+ * forgot-password) before a password sign-in works. An uncontested sign-up keeps its password.
+ *
  * Register, verify and resend answer alike whether the address is unknown, pending or verified.
  */
 export const SIGN_UP_TTL_MS = 60 * 60 * 1000;
@@ -39,6 +46,8 @@ const RESEND = 'POST /api/auth/resend-otp';
 const REGISTERED_MESSAGE =
     'Check your inbox: a six-digit code is on its way to this address. Confirm it within 10 minutes with POST /api/auth/verify-email. If the address already has an account, the e-mail says how to log in or reset the password instead.';
 const RESEND_MESSAGE = `If a sign-up with this e-mail address awaits verification, a new code is on its way (at most one a minute). Enter it with POST /api/auth/verify-email; if none arrives, register again.`;
+const cooldownMessage = (seconds: number) =>
+    `A code for this e-mail address was asked for less than a minute ago (at most one a minute): wait ${seconds} s, then ask again. Until then, enter the code already sent with POST /api/auth/verify-email.`;
 const WRONG_CODE = `This code does not confirm a pending sign-up of this e-mail address (codes last 10 minutes and allow ${OTP_MAX_ATTEMPTS} tries): check it, or request a new one with ${RESEND}`;
 
 /** The case-insensitive key that makes `Ann@Example.com` and `ann@example.com` one account. */
@@ -46,7 +55,8 @@ export const emailKey = (email: string): string => email.trim().toLowerCase();
 
 export interface SignUpService {
     register(input: { email: string; password: string; fullName: string }): Promise<{ message: string }>;
-    verifyEmail(email: string, otp: string): Promise<Tokens>;
+    /** The session's tokens; `passwordSetupRequired` when the sign-up was contested (see above). */
+    verifyEmail(email: string, otp: string): Promise<Tokens & { passwordSetupRequired: boolean }>;
     resendOtp(email: string): Promise<{ message: string }>;
 }
 
@@ -73,6 +83,8 @@ export const createSignUpService = (ctx: Context, sessions: Sessions, now: () =>
             // Hashed whatever the address, so the time taken does not tell a known address either.
             const passwordHash = await hashPassword(password);
             const at = now();
+            // Whatever the address: a resend right after a registration waits like one after a resend.
+            await stampResend(db, key, at);
 
             let account = await Store.findAccountByEmailKey(db, key);
             if (!account) {
@@ -119,15 +131,20 @@ export const createSignUpService = (ctx: Context, sessions: Sessions, now: () =>
             }
 
             const tokens = await db.tx(async (tx) => {
+                const contested = (await Store.liveSignUps(tx, account.id, liveSince(at))).length > 1;
                 const activated =
                     (await Store.takeCode(tx, signUp.id)) &&
-                    (await Store.activateAccount(tx, account.id, { passwordHash: signUp.password_hash!, fullName: signUp.full_name! }, at));
+                    (await Store.activateAccount(tx, account.id, { passwordHash: contested ? null : signUp.password_hash!, fullName: signUp.full_name! }, at));
                 if (!activated) {
                     return null;
                 }
 
                 await Store.deleteCodes(tx, account.id, 'verify');
-                return await sessions.start(tx, account.id, at);
+                if (contested) {
+                    log.info({ accountId: account.id }, 'contested sign-up verified: no sign-up password kept, the owner sets one');
+                }
+
+                return { ...(await sessions.start(tx, account.id, at)), passwordSetupRequired: contested };
             });
             if (!tokens) {
                 throw Boom.badRequest(WRONG_CODE);
@@ -139,10 +156,19 @@ export const createSignUpService = (ctx: Context, sessions: Sessions, now: () =>
         async resendOtp(email) {
             // The same answer whatever the address, and the e-mail goes out after the response, so
             // neither the body nor the time taken by SMTP says which.
-            const account = await Store.findAccountByEmailKey(db, emailKey(email));
             const at = now();
-            const live = account && !account.verified_at ? await Store.liveSignUps(db, account.id, liveSince(at)) : [];
             const cooldownStart = new Date(at.getTime() - OTP_RESEND_COOLDOWN_MS);
+            // The cooldown is kept per address, known or not, so a 429 tells nothing about the address.
+            const since = await takeResendSlot(db, emailKey(email), at, cooldownStart);
+            if (since) {
+                const seconds = Math.max(1, Math.ceil((since.getTime() + OTP_RESEND_COOLDOWN_MS - at.getTime()) / 1000));
+                const error = Boom.tooManyRequests(cooldownMessage(seconds));
+                error.output.headers['Retry-After'] = String(seconds);
+                throw error;
+            }
+
+            const account = await Store.findAccountByEmailKey(db, emailKey(email));
+            const live = account && !account.verified_at ? await Store.liveSignUps(db, account.id, liveSince(at)) : [];
             let send: (() => Promise<void>) | null = null;
             if (account && live.length === 1) {
                 const code = newOtpCode();

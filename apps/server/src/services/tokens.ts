@@ -5,9 +5,10 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const TOKEN_AUDIENCE = 'flowctl:api';
 export const TOKEN_ISSUER = 'flowctl';
 
-export const issueAccessToken = (jwtSecret: string, accountId: string): string =>
+/** `sid` names the session (the refresh-token family): the token is refused once that session ends. */
+export const issueAccessToken = (jwtSecret: string, accountId: string, sessionId: string): string =>
     Jwt.token.generate(
-        { sub: accountId, typ: 'access', aud: TOKEN_AUDIENCE, iss: TOKEN_ISSUER },
+        { sub: accountId, sid: sessionId, typ: 'access', aud: TOKEN_AUDIENCE, iss: TOKEN_ISSUER },
         { key: jwtSecret, algorithm: 'HS256' },
         { ttlSec: ACCESS_TOKEN_TTL_SECONDS }
     );

@@ -9,7 +9,7 @@ import { newId } from '../ids.js';
 import { unfinishedRunsReadingUpload } from '../store/runs.js';
 import { type UploadRecord, uploadsStore } from '../store/uploads.js';
 import { workflowsStore } from '../store/workflows.js';
-import { CsvInspector, readCsvRows } from './csv.js';
+import { CsvInspector, iterateCsvRows, readCsvRows } from './csv.js';
 import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
 
 /** What the API shows of an upload. */
@@ -36,8 +36,10 @@ export interface UploadsService {
     get(accountId: string, uploadId: string): Promise<UploadView>;
     /** 409 while a workflow of the account, or a run not yet finished, reads the upload. */
     remove(accountId: string, uploadId: string): Promise<void>;
-    /** Every data row, each cell typed (numbers, booleans, null, strings). For DATA_SOURCE nodes. */
-    readUploadRows(accountId: string, uploadId: string): Promise<Row[]>;
+    /** Every data row, each cell typed (numbers, booleans, null, strings). For DATA_SOURCE nodes; `signal` stops reading. */
+    readUploadRows(accountId: string, uploadId: string, signal?: AbortSignal): Promise<Row[]>;
+    /** The same rows one at a time, read as they are used: for a page of a run's node output. */
+    iterateUploadRows(accountId: string, uploadId: string): Promise<AsyncIterable<Row>>;
     /**
      * Removes stored bytes that no upload owns: left when a process died between storing an upload's
      * bytes and recording it, or when removing a deleted upload's bytes failed. Returns how many.
@@ -132,21 +134,35 @@ export const createUploadsService = (ctx: Context): UploadsService => {
             // The row is gone, so the upload is gone for every reader; a failure here only leaves bytes behind.
             await blobs.delete(uploadId).catch((err: Error) => ctx.log.warn({ err, uploadId }, 'upload deleted but its bytes could not be removed'));
         },
-        async readUploadRows(accountId, uploadId) {
+        async readUploadRows(accountId, uploadId, signal) {
             const upload = await uploads.find(accountId, uploadId);
             if (!upload) {
                 throw notFound(uploadId);
             }
 
+            const bytes = blobs.get(uploadId);
+            // A cancelled run stops reading at once rather than after the whole file.
+            const stop = () => bytes.destroy(new Error('run cancelled'));
+            signal?.addEventListener('abort', stop, { once: true });
             try {
-                return await readCsvRows(blobs.get(uploadId), upload.columns);
+                return await readCsvRows(bytes, upload.columns);
             } catch (err) {
                 if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
                     throw Boom.internal(`The bytes of upload '${uploadId}' are missing from the ${ctx.config.blobStore} blob store`);
                 }
 
                 throw err;
+            } finally {
+                signal?.removeEventListener('abort', stop);
             }
+        },
+        async iterateUploadRows(accountId, uploadId) {
+            const upload = await uploads.find(accountId, uploadId);
+            if (!upload) {
+                throw notFound(uploadId);
+            }
+
+            return iterateCsvRows(blobs.get(uploadId), upload.columns);
         },
         async sweepOrphanBlobs() {
             const keys = await blobs.keysStoredBefore(Date.now() - ORPHAN_GRACE_MS);

@@ -9,6 +9,8 @@ export interface AccountRow {
     full_name: string;
     password_hash: string;
     verified_at: Date | null;
+    /** A contested sign-up was verified: no password is usable until the owner sets one. */
+    password_unset: boolean;
     created_at: Date;
 }
 
@@ -36,6 +38,7 @@ export interface AiSettingsRow {
     ai_api_key_enc: string | null;
     ai_base_url: string | null;
     ai_model: string | null;
+    ai_concurrency: number | null;
 }
 
 export interface NewRefreshToken {
@@ -55,10 +58,10 @@ export interface NewCode {
 }
 
 export const findAccountByEmailKey = (db: Queryable, emailKey: string): Promise<AccountRow | null> =>
-    db.one<AccountRow>('SELECT id, email, full_name, password_hash, verified_at, created_at FROM accounts WHERE email_key = $1', [emailKey]);
+    db.one<AccountRow>('SELECT id, email, full_name, password_hash, verified_at, password_unset, created_at FROM accounts WHERE email_key = $1', [emailKey]);
 
 export const findAccountById = (db: Queryable, id: string): Promise<AccountRow | null> =>
-    db.one<AccountRow>('SELECT id, email, full_name, password_hash, verified_at, created_at FROM accounts WHERE id = $1', [id]);
+    db.one<AccountRow>('SELECT id, email, full_name, password_hash, verified_at, password_unset, created_at FROM accounts WHERE id = $1', [id]);
 
 /** Null when the address is taken (a concurrent registration won). */
 export const insertAccount = async (
@@ -75,20 +78,25 @@ export const insertAccount = async (
     return row?.id ?? null;
 };
 
+/** Sets the password; an account waiting for one (password_unset) has one from now on. */
 export const updatePasswordHash = async (db: Queryable, id: string, passwordHash: string, now: Date): Promise<void> => {
-    await db.query('UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1', [id, passwordHash, now]);
+    await db.query('UPDATE accounts SET password_hash = $2, password_unset = false, updated_at = $3 WHERE id = $1', [id, passwordHash, now]);
 };
 
+/** Stands for "no password": it is no scrypt hash, so no password ever matches it. */
+export const NO_PASSWORD_HASH = '!';
+
 /**
- * Activates an unverified account with the password and name of the sign-up whose code was entered.
+ * Activates an unverified account with the name of the sign-up whose code was entered, and its
+ * password, or none (`passwordHash: null`, password_unset) when the sign-up was contested.
  * False when it was already verified (a concurrent verification won).
  */
-export const activateAccount = async (db: Queryable, id: string, signUp: { passwordHash: string; fullName: string }, now: Date): Promise<boolean> => {
+export const activateAccount = async (db: Queryable, id: string, signUp: { passwordHash: string | null; fullName: string }, now: Date): Promise<boolean> => {
     const rows = await db.query(
-        `UPDATE accounts SET verified_at = $2, password_hash = $3, full_name = $4, updated_at = $2
+        `UPDATE accounts SET verified_at = $2, password_hash = $3, password_unset = $5, full_name = $4, updated_at = $2
          WHERE id = $1 AND verified_at IS NULL
          RETURNING id`,
-        [id, now, signUp.passwordHash, signUp.fullName]
+        [id, now, signUp.passwordHash ?? NO_PASSWORD_HASH, signUp.fullName, signUp.passwordHash === null]
     );
     return rows.length === 1;
 };
@@ -224,32 +232,37 @@ export const findRefreshToken = (db: Queryable, tokenHash: string): Promise<Refr
         [tokenHash]
     );
 
-/** Signs a session out: every token of the family, and the sealed pairs with them. */
+/**
+ * Signs a session out: ends it (its access tokens answer 401 from now on) and revokes every token of
+ * the family, and the sealed pairs with them, in one statement.
+ */
 export const revokeRefreshFamily = async (db: Queryable, familyId: string, now: Date): Promise<number> => {
     const rows = await db.query(
-        'UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL WHERE family_id = $1 AND revoked_at IS NULL RETURNING id',
+        `WITH ended AS (UPDATE sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL)
+         UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL WHERE family_id = $1 AND revoked_at IS NULL RETURNING id`,
         [familyId, now]
     );
     return rows.length;
 };
 
-/** Signs every session of the account out. */
+/** Signs every session of the account out, access tokens included. */
 export const revokeAccountRefreshTokens = async (db: Queryable, accountId: string, now: Date): Promise<number> => {
     const rows = await db.query(
-        'UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL WHERE account_id = $1 AND revoked_at IS NULL RETURNING id',
+        `WITH ended AS (UPDATE sessions SET ended_at = $2 WHERE account_id = $1 AND ended_at IS NULL)
+         UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL WHERE account_id = $1 AND revoked_at IS NULL RETURNING id`,
         [accountId, now]
     );
     return rows.length;
 };
 
 export const getAiSettings = (db: Queryable, accountId: string): Promise<AiSettingsRow | null> =>
-    db.one<AiSettingsRow>('SELECT ai_api_key_enc, ai_base_url, ai_model FROM accounts WHERE id = $1', [accountId]);
+    db.one<AiSettingsRow>('SELECT ai_api_key_enc, ai_base_url, ai_model, ai_concurrency FROM accounts WHERE id = $1', [accountId]);
 
 /** Fields left undefined keep their value; null clears. Returns the row as stored afterwards. */
 export const updateAiSettings = (
     db: Queryable,
     accountId: string,
-    change: { apiKeyEnc?: string | null; baseUrl?: string | null; model?: string | null },
+    change: { apiKeyEnc?: string | null; baseUrl?: string | null; model?: string | null; concurrency?: number | null },
     now: Date
 ): Promise<AiSettingsRow | null> =>
     db.one<AiSettingsRow>(
@@ -257,9 +270,10 @@ export const updateAiSettings = (
              ai_api_key_enc = CASE WHEN $2 THEN $3 ELSE ai_api_key_enc END,
              ai_base_url = CASE WHEN $4 THEN $5 ELSE ai_base_url END,
              ai_model = CASE WHEN $6 THEN $7 ELSE ai_model END,
+             ai_concurrency = CASE WHEN $9 THEN $10::int ELSE ai_concurrency END,
              updated_at = $8
          WHERE id = $1
-         RETURNING ai_api_key_enc, ai_base_url, ai_model`,
+         RETURNING ai_api_key_enc, ai_base_url, ai_model, ai_concurrency`,
         [
             accountId,
             change.apiKeyEnc !== undefined,
@@ -268,6 +282,8 @@ export const updateAiSettings = (
             change.baseUrl ?? null,
             change.model !== undefined,
             change.model ?? null,
-            now
+            now,
+            change.concurrency !== undefined,
+            change.concurrency ?? null
         ]
     );

@@ -1,5 +1,7 @@
 import pg from 'pg';
 
+import { storeFailure } from './failures.js';
+
 // Counts and sizes come back as int8; every one of ours fits a JS number.
 const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -37,12 +39,25 @@ const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
  * "prepared statement … already exists", and each failure discards the connection again. A new
  * connection therefore starts by forgetting them.
  */
-export const createPool = (connectionString: string, max: number, options: { sharedSession?: boolean } = {}): pg.Pool => {
+export interface PoolOptions {
+    sharedSession?: boolean;
+    /** Opening a connection (or waiting for one of the pool's) longer than this fails. */
+    connectTimeoutMs?: number;
+    /**
+     * A statement unanswered this long fails, and its connection is discarded. Measured by the
+     * client, since a frozen server (or a network that drops packets) would never cancel it itself.
+     */
+    statementTimeoutMs?: number;
+}
+
+export const createPool = (connectionString: string, max: number, options: PoolOptions = {}): pg.Pool => {
     const pool = new pg.Pool({
         connectionString,
         max,
         types,
         idleTimeoutMillis: 0,
+        ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+        ...(options.statementTimeoutMs ? { query_timeout: options.statementTimeoutMs } : {}),
         ...(options.sharedSession ? { onConnect: (client: pg.ClientBase) => client.query('DEALLOCATE ALL') } : {})
     });
 
@@ -56,16 +71,24 @@ export const createDb = (pool: pg.Pool): Db => ({
     ...wrap(pool),
     async tx(fn) {
         const client = await pool.connect();
+        let broken: Error | undefined;
         try {
             await client.query('BEGIN');
             const result = await fn(wrap(client));
             await client.query('COMMIT');
             return result;
         } catch (err) {
-            await client.query('ROLLBACK').catch(() => {});
+            // A connection that timed out or broke still has a statement under way (or none at
+            // all): it goes, rather than back to the pool for the next caller to hang on.
+            if (storeFailure(err)) {
+                broken = err as Error;
+            } else {
+                await client.query('ROLLBACK').catch(() => {});
+            }
+
             throw err;
         } finally {
-            client.release();
+            client.release(broken);
         }
     }
 });

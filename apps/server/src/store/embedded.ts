@@ -7,6 +7,8 @@ import Path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
+import { removeGroupAndOtherAccess } from '../data-dir.js';
+
 export interface EmbeddedPostgres {
     connectionString: string;
     stop(): Promise<void>;
@@ -94,6 +96,8 @@ export const startEmbedded = async (dataDir: string): Promise<EmbeddedPostgres> 
     await Fs.mkdir(dataDir, { recursive: true });
     await initialize(dir);
     const db = await PGlite.create(dir, { startParams: START_PARAMS });
+    // After PGlite has opened (and maybe created) its files: it sets their modes itself.
+    await removeGroupAndOtherAccess(dir);
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 2 });
     await server.start();
 

@@ -46,8 +46,10 @@ export const wakeWorkflow = async (db: Queryable, workflowId: string): Promise<s
 /**
  * Workflows with PENDING or RUNNING runs that nobody is draining: no live lease and no drain job
  * waiting or locked within `lockLifetimeMs`. Normally empty; it catches work whose job was lost.
+ * PENDING runs of an account running `accountCap` runs are parked, not stranded: one of the
+ * account's runs wakes them when it ends.
  */
-export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number): Promise<{ workflow_id: string }[]> =>
+export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number, accountCap: number): Promise<{ workflow_id: string }[]> =>
     prepared(
         db,
         'flowctl_queue_strandedWorkflows',
@@ -59,8 +61,9 @@ export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number): Promis
                WHERE j.name = '${DRAIN_JOB}' AND j.data ->> 'workflowId' = r.workflow_id
                  AND ((j.locked_at IS NULL AND j.next_run_at IS NOT NULL)
                       OR j.locked_at > now() - $1 * interval '1 millisecond'))
+           AND (r.status = 'RUNNING' OR (SELECT count(*) FROM runs x WHERE x.account_id = r.account_id AND x.status = 'RUNNING') < $2)
          LIMIT 500`,
-        [lockLifetimeMs]
+        [lockLifetimeMs, accountCap]
     );
 
 /**
@@ -83,4 +86,20 @@ export const deleteFinishedJobs = async (db: Queryable): Promise<void> => {
         `DELETE FROM agenda_jobs WHERE name IN ('${DRAIN_JOB}', '${WEBHOOK_JOB}') AND next_run_at IS NULL AND locked_at IS NULL`,
         []
     );
+};
+
+/**
+ * How long (ms) the oldest drain job that any worker could take now has been due: unlocked, or
+ * locked longer ago than `lockLifetimeMs` (its holder is gone). Null when none is waiting.
+ */
+export const oldestDueDrainMs = async (db: Queryable, lockLifetimeMs: number): Promise<number | null> => {
+    const row = await preparedOne<{ waited_ms: number | null }>(
+        db,
+        'flowctl_queue_oldestDueDrain',
+        `SELECT (extract(epoch FROM now() - min(next_run_at)) * 1000)::float8 AS waited_ms FROM agenda_jobs
+         WHERE name = '${DRAIN_JOB}' AND next_run_at <= now() AND disabled = FALSE
+           AND (locked_at IS NULL OR locked_at < now() - $1 * interval '1 millisecond')`,
+        [lockLifetimeMs]
+    );
+    return row?.waited_ms ?? null;
 };

@@ -1,6 +1,9 @@
-import type { Queryable } from './db.js';
+import type { RunResult } from '@flowctl/engine';
+
+import type { Db, Queryable } from './db.js';
 import { prepared, preparedOne } from './prepared.js';
 import { drainJobCtes, WEBHOOK_JOB } from './queue.js';
+import { lockAccountSlots, underCap } from './run-slots.js';
 
 // Runs and their node states. Every write a worker makes is fenced by its lease token: a worker
 // whose lease was taken over changes nothing.
@@ -88,14 +91,19 @@ const NEXT = (wf: string, exclude: string, when: string) => `
                   next.status AS previous_status, next.handed_back, r.retry_of
     )`;
 
-/** Marks the next run of the workflow RUNNING. Null when there is none or the lease is no longer ours. */
-export const claimNextRun = (db: Queryable, workflowId: string, token: string): Promise<ClaimedRunRow | null> =>
-    preparedOne<ClaimedRunRow>(
-        db,
-        'flowctl_runs_claimNextRun',
-        `WITH ${NEXT('$1', 'NULL', FENCE('$1', '$2'))} SELECT * FROM claimed`,
-        [workflowId, token]
-    );
+/**
+ * Marks the next run of the workflow RUNNING. Null when there is none, the lease is no longer ours,
+ * or (with `cap`) the workflow's account already runs `cap` runs: see store/run-slots.ts.
+ */
+export const claimNextRun = (db: Db, workflowId: string, token: string, cap: number): Promise<ClaimedRunRow | null> =>
+    db.tx(async (tx) => {
+        await lockAccountSlots(tx, workflowId);
+        return tx.one<ClaimedRunRow>(`WITH ${NEXT('$1', 'NULL', `${FENCE('$1', '$2')} AND ${underCap('$1', '$3')}`)} SELECT * FROM claimed`, [
+            workflowId,
+            token,
+            cap
+        ]);
+    });
 
 export interface NodeRow {
     node_id: string;
@@ -229,7 +237,8 @@ export interface RunRow {
     started_at: Date | null;
     completed_at: Date | null;
     cancel_requested_at: Date | null;
-    result: { totalRows: number; filteredOut: number; emailsSent: number; possiblyDuplicated?: number } | null;
+    /** The engine's figures, plus e-mails sent again after a crash hid their outcome (same Message-ID). */
+    result: (RunResult & { possiblyDuplicated?: number }) | null;
     error: string | null;
     retry_of: string | null;
     /** Node rows as JSON (timestamps as text). */
@@ -283,37 +292,6 @@ export const listRuns = (
         [workflowId, accountId, page.after, page.limit]
     );
 };
-
-export interface NodeOutputRow {
-    node_exists: boolean;
-    status: string | null;
-    /** The output with every array cut to the page; null when the node has none. */
-    page: Record<string, unknown> | null;
-    /** Length of the longest array in the output. */
-    total: number;
-}
-
-/** A page of one node's output, sliced in the database. Null for an unknown or foreign run. */
-export const getNodeOutput = (db: Queryable, accountId: string, runId: string, nodeId: string, offset: number, limit: number) =>
-    preparedOne<NodeOutputRow>(
-        db,
-        'flowctl_runs_getNodeOutput',
-        `SELECT EXISTS (SELECT 1 FROM jsonb_array_elements(r.graph -> 'nodes') g WHERE g ->> 'id' = $3) AS node_exists,
-                n.status,
-                CASE WHEN n.output IS NULL THEN NULL ELSE COALESCE((
-                    SELECT jsonb_object_agg(o.key, CASE WHEN jsonb_typeof(o.value) = 'array' THEN (
-                        SELECT COALESCE(jsonb_agg(e.value ORDER BY e.i), '[]'::jsonb)
-                        FROM jsonb_array_elements(o.value) WITH ORDINALITY AS e(value, i)
-                        WHERE e.i > $4 AND e.i <= $4 + $5
-                    ) ELSE o.value END)
-                    FROM jsonb_each(n.output) o
-                ), '{}'::jsonb) END AS page,
-                COALESCE((SELECT max(jsonb_array_length(o.value)) FROM jsonb_each(n.output) o
-                          WHERE jsonb_typeof(o.value) = 'array'), 0) AS total
-         FROM runs r LEFT JOIN run_nodes n ON n.run_id = r.id AND n.node_id = $3
-         WHERE r.id = $1 AND r.account_id = $2`,
-        [runId, accountId, nodeId, offset, limit]
-    );
 
 /**
  * Cancels a PENDING run at once (queueing its webhook), or asks the worker to stop a RUNNING one.

@@ -1,12 +1,15 @@
-import { type AiRequest, toStorableValue } from '@flowctl/engine';
+import { type AiAnswer, type AiRequest, toStorableValue } from '@flowctl/engine';
 import OpenAI from 'openai';
 
 import { outboundFetch, privateAddressRefusal } from '../outbound.js';
+import { type AiLimiter, retryAfterMs } from './ai-limiter.js';
 
 export interface AiSettings {
     apiKey: string | null;
     baseUrl: string | null;
     model: string | null;
+    /** An account's `ai.concurrency`: fewer calls in flight per AI node than AI_CONCURRENCY (never more). */
+    concurrency?: number | null;
 }
 
 /** Settings to call with, and the fetch that an account-chosen base URL must go through. */
@@ -16,11 +19,11 @@ export interface AiEndpoint extends AiSettings {
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 export const AI_TIMEOUT_MS = 60_000;
-/** The SDK retries 408, 409, 429 and 5xx with exponential backoff, honouring Retry-After. */
+/** 408, 409, other 5xx and connection errors are retried this many times (429 and 503: see complete()). */
 export const AI_MAX_RETRIES = 3;
 
 export const NO_KEY_MESSAGE =
-    "no AI API key configured: set one with PUT /api/account/settings {ai:{apiKey}} or the server's OPENAI_API_KEY";
+    "no AI API key configured: set one with `flowctl settings ai set --api-key-stdin`, PUT /api/account/settings {ai:{apiKey}}, or the server's OPENAI_API_KEY";
 
 /**
  * The account's settings over the server's. Key and base URL go together: an account's base URL is
@@ -30,11 +33,12 @@ export const NO_KEY_MESSAGE =
  */
 export const mergeAiSettings = (account: AiSettings | null, server: AiSettings, allowPrivateNetwork: boolean): AiEndpoint => {
     const model = account?.model ?? server.model;
+    const concurrency = account?.concurrency ? { concurrency: account.concurrency } : {};
     if (account?.apiKey) {
-        return { apiKey: account.apiKey, baseUrl: account.baseUrl, model, ...(account.baseUrl ? { fetch: outboundFetch(allowPrivateNetwork) } : {}) };
+        return { apiKey: account.apiKey, baseUrl: account.baseUrl, model, ...concurrency, ...(account.baseUrl ? { fetch: outboundFetch(allowPrivateNetwork) } : {}) };
     }
 
-    return { apiKey: server.apiKey, baseUrl: server.baseUrl, model };
+    return { apiKey: server.apiKey, baseUrl: server.baseUrl, model, ...concurrency };
 };
 
 const snippet = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
@@ -54,50 +58,144 @@ const describe = (err: unknown, baseUrl: string): Error => {
     }
 
     if (err instanceof OpenAI.APIError) {
-        const hint = err.status === 401 ? ' (check the AI API key)' : err.status === 404 ? ' (check the model name and base URL)' : '';
+        const hint =
+            err.status === 401
+                ? ' (check the AI API key)'
+                : err.status === 403
+                  ? ' (the AI API key may not use this model or endpoint)'
+                  : err.status === 404
+                    ? ' (check the model name and base URL)'
+                    : '';
         return new Error(`the language-model endpoint answered HTTP ${err.status}${hint}: ${snippet(err.message)}`);
     }
 
     return err instanceof Error ? err : new Error(String(err));
 };
 
-/**
- * One chat completion with structured output. Returns the reply parsed from JSON; the engine checks
- * it against the declared outputs. NUL characters and lone surrogates in the reply (which the store
- * cannot hold) become U+FFFD.
- */
-export const complete = async (settings: AiEndpoint, request: AiRequest, signal: AbortSignal): Promise<unknown> => {
-    if (!settings.apiKey) {
-        throw new Error(NO_KEY_MESSAGE);
+/** One SDK client per endpoint settings object (a run's), not one per call: a per-row node makes thousands. */
+const clients = new WeakMap<AiEndpoint, OpenAI>();
+const clientFor = (settings: AiEndpoint, apiKey: string): OpenAI => {
+    let client = clients.get(settings);
+    if (!client) {
+        client = new OpenAI({ apiKey, baseURL: settings.baseUrl ?? undefined, timeout: AI_TIMEOUT_MS, maxRetries: 0, ...(settings.fetch ? { fetch: settings.fetch } : {}) });
+        clients.set(settings, client);
     }
 
-    const client = new OpenAI({
-        apiKey: settings.apiKey,
-        baseURL: settings.baseUrl ?? undefined,
-        timeout: AI_TIMEOUT_MS,
-        maxRetries: AI_MAX_RETRIES,
-        ...(settings.fetch ? { fetch: settings.fetch } : {})
+    return client;
+};
+
+/** What a call needs besides the request: the node's limiter and how long it may wait out 429s. */
+export interface CallOptions {
+    limiter: AiLimiter;
+    /** AI_RETRY_BUDGET_MS: how long one call may keep being answered 429 or 503 before the node fails. */
+    retryBudgetMs: number;
+    signal: AbortSignal;
+    /** Called on each 429/503: the endpoint answered, so the run is alive though it waits (the watchdog's progress). */
+    onThrottled?(): void;
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise((resolve, reject) => {
+        const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            if (signal.aborted) reject(signal.reason);
+            else resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal.addEventListener('abort', done);
     });
+
+/** Waits before retrying a failure without a Retry-After: 0.5 s, 1 s, 2 s, … at most 8 s. */
+const backoff = (attempt: number): number => Math.min(8_000, 500 * 2 ** (attempt - 1));
+
+const messagesFor = (request: AiRequest): OpenAI.ChatCompletionMessageParam[] => {
     const messages: OpenAI.ChatCompletionMessageParam[] = [];
     if (request.system) {
         messages.push({ role: 'system', content: request.system });
     }
 
     messages.push({ role: 'user', content: request.prompt });
-    let completion: OpenAI.ChatCompletion;
-    try {
-        completion = await client.chat.completions.create(
+    if (request.correction) {
+        messages.push(
+            { role: 'assistant', content: request.correction.reply },
             {
-                model: request.model ?? settings.model ?? DEFAULT_MODEL,
-                messages,
-                response_format: { type: 'json_schema', json_schema: { name: 'output', strict: true, schema: request.schema } }
-            },
-            { signal }
+                role: 'user',
+                content: `Your reply did not match the declared output schema: ${request.correction.problem}. Reply again with only a JSON object that matches the schema.`
+            }
         );
-    } catch (err) {
-        throw describe(err, client.baseURL);
     }
 
+    return messages;
+};
+
+/**
+ * One chat completion with structured output. Returns the reply parsed from JSON (or why it is not
+ * JSON, for the engine to ask again); the engine checks it against the declared outputs. NUL
+ * characters and lone surrogates in the reply (which the store cannot hold) become U+FFFD.
+ *
+ * Retries are ours, not the SDK's, so that the node's limiter sees every 429: a 429 or 503 slows the
+ * node down and is retried until the retry budget is spent; other 5xx, 408, 409 and connection
+ * errors are retried AI_MAX_RETRIES times; 400, 401, 403 and 404 fail at once.
+ */
+export const complete = async (settings: AiEndpoint, request: AiRequest, options: CallOptions): Promise<AiAnswer> => {
+    if (!settings.apiKey) {
+        throw new Error(NO_KEY_MESSAGE);
+    }
+
+    const { limiter, signal } = options;
+    const client = clientFor(settings, settings.apiKey);
+    const body = {
+        model: request.model ?? settings.model ?? DEFAULT_MODEL,
+        messages: messagesFor(request),
+        response_format: { type: 'json_schema' as const, json_schema: { name: 'output', strict: true, schema: request.schema } }
+    };
+    const started = Date.now();
+    let failures = 0;
+    let completion: OpenAI.ChatCompletion;
+    for (;;) {
+        await limiter.acquire(signal);
+        try {
+            const { data, response } = await client.chat.completions.create(body, { signal }).withResponse();
+            limiter.succeeded(response.headers);
+            completion = data;
+            break;
+        } catch (err) {
+            if (signal.aborted) {
+                throw describe(new OpenAI.APIUserAbortError(), client.baseURL);
+            }
+
+            if (err instanceof OpenAI.APIError && (err.status === 429 || err.status === 503)) {
+                const wait = retryAfterMs(err.headers) ?? backoff(++failures);
+                if (Date.now() + wait - started > options.retryBudgetMs) {
+                    const waited = Math.round((Date.now() - started) / 1000);
+                    throw new Error(
+                        `the language-model endpoint still answered HTTP ${err.status} after ${waited} s of retries (AI_RETRY_BUDGET_MS): ${snippet(err.message)}`
+                    );
+                }
+
+                limiter.throttled(wait);
+                options.onThrottled?.();
+                continue;
+            }
+
+            const transient = err instanceof OpenAI.APIConnectionError || (err instanceof OpenAI.APIError && (err.status === 408 || err.status === 409 || (err.status ?? 0) >= 500));
+            if (transient && !(err instanceof OpenAI.APIConnectionTimeoutError) && failures < AI_MAX_RETRIES) {
+                failures++;
+                await sleep((err instanceof OpenAI.APIError ? retryAfterMs(err.headers) : null) ?? backoff(failures), signal);
+                continue;
+            }
+
+            throw describe(err, client.baseURL);
+        } finally {
+            limiter.release();
+        }
+    }
+
+    return answerOf(completion);
+};
+
+const answerOf = (completion: OpenAI.ChatCompletion): AiAnswer => {
     const choice = completion.choices?.[0];
     if (!choice) {
         throw new Error('the language-model reply had no choices');
@@ -116,9 +214,10 @@ export const complete = async (settings: AiEndpoint, request: AiRequest, signal:
         throw new Error('the language-model reply was empty');
     }
 
+    const usage = completion.usage ? { promptTokens: completion.usage.prompt_tokens ?? 0, completionTokens: completion.usage.completion_tokens ?? 0 } : undefined;
     try {
-        return toStorableValue(JSON.parse(content));
+        return { reply: toStorableValue(JSON.parse(content)), text: content, ...(usage ? { usage } : {}) };
     } catch {
-        throw new Error(`the language-model reply is not JSON: ${snippet(content)}`);
+        return { reply: undefined, text: content, notJson: `the reply is not JSON: ${snippet(content)}`, ...(usage ? { usage } : {}) };
     }
 };

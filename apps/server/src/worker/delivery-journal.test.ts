@@ -21,6 +21,18 @@ describe('delivery journal', () => {
     });
     afterEach(() => Fs.rmSync(dir, { recursive: true, force: true }));
 
+    it('takes an e-mail the server refused for not sent, unless a later copy went out', () => {
+        const first = open('run_r', 'a1');
+        first.transmitting('send', 0);
+        first.refused('send', 0);
+        first.transmitting('send', 1);
+        first.refused('send', 1);
+        first.transmitting('send', 1);
+        first.close();
+
+        expect(open('run_r', 'a2').earlier('a1')).toEqual({ transmitted: new Set(['["send",1]']), accepted: new Set() });
+    });
+
     it("reads back an earlier attempt's notes, whatever the node id holds, and ignores a line cut short", () => {
         const first = open('run_1', 'a1');
         first.transmitting('send', 0);

@@ -3,7 +3,7 @@ import Path from 'node:path';
 
 // A local note, per attempt at a run, of which e-mails went to the SMTP server and which it accepted,
 // written synchronously: a T line as a message goes to a connection, an A line the moment its 250 is
-// read. The delivery record in the database follows a round trip later. A process killed in between
+// read, an R line when the server refused it (that copy was not accepted; a retry writes T again). The delivery record in the database follows a round trip later. A process killed in between
 // leaves the element SENDING there, but its lines are already in the kernel, so whoever resumes the
 // run on this machine (the process restarted, or another worker sharing FLOWCTL_DATA_DIR) knows it
 // was accepted, or never sent, and neither sends it twice nor counts it as possibly duplicated.
@@ -61,6 +61,11 @@ export class DeliveryJournal {
         this.write(`A ${journalKey(nodeId, index)}\n`);
     }
 
+    /** The server refused the copy that went out last: unless another goes out, it was not sent. */
+    refused(nodeId: string, index: number): void {
+        this.write(`R ${journalKey(nodeId, index)}\n`);
+    }
+
     /** What an earlier attempt at the run noted, or null when it left no notes on this machine. */
     earlier(attempt: string): JournalEntries | null {
         let text: string;
@@ -76,6 +81,8 @@ export class DeliveryJournal {
             const key = line.slice(2);
             if (line.startsWith('T ')) {
                 entries.transmitted.add(key);
+            } else if (line.startsWith('R ')) {
+                entries.transmitted.delete(key);
             } else if (line.startsWith('A ')) {
                 entries.accepted.add(key);
             }

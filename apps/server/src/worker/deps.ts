@@ -5,7 +5,19 @@ import type { RunDeps } from './ports.js';
 
 /** The worker's view of the services: upload and Drive rows, and AI settings (the account's over the server's). */
 export const runDeps = (ctx: Context, services: Services): RunDeps => ({
-    readUploadRows: (accountId, uploadId) => services.uploads.readUploadRows(accountId, uploadId),
+    readUploadRows: (accountId, uploadId, signal) => services.uploads.readUploadRows(accountId, uploadId, signal),
+    async uploadSize(accountId, uploadId) {
+        try {
+            const upload = await services.uploads.get(accountId, uploadId);
+            return { rows: upload.rows, columns: upload.columns.length, bytes: upload.sizeBytes };
+        } catch (err) {
+            if ((err as { output?: { statusCode?: number } }).output?.statusCode === 404) {
+                return null;
+            }
+
+            throw err;
+        }
+    },
     readDriveRows: (accountId, fileId, sheet) => services.google.readDriveRows(accountId, fileId, sheet),
     aiSettings: async (accountId) => mergeAiSettings(await services.accounts.getAiSettings(accountId), ctx.config.ai, ctx.config.allowPrivateNetwork)
 });

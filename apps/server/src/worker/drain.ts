@@ -2,19 +2,53 @@ import type { Job } from 'agenda';
 
 import { hasActiveRuns } from '../store/leases.js';
 import { DRAIN_JOB, wakeWorkflow } from '../store/queue.js';
+import { accountAtCap, othersWaiting, parkedWorkflow, sendDrainToBack } from '../store/run-slots.js';
 import { type ClaimedRunRow, claimNextRun, finishRun } from '../store/runs.js';
 import { reportFinished, runOne, type WorkerEnv } from './execute.js';
+import { noteInterruption } from './interruption.js';
 import { Lease } from './lease.js';
 
 export interface DrainEnv extends WorkerEnv {
     /** Identifies this process in leases and Agenda's lastModifiedBy. */
     holder: string;
+    /** Runs one account may have RUNNING at once, across processes (RUN_CONCURRENCY_PER_ACCOUNT). */
+    accountCap: number;
+    /** Whether every run slot of this process is taken (then a finished run's slot goes round). */
+    slotsFull(): boolean;
 }
+
+/** Sends a drain job for the workflow to the back of the queue. */
+const requeue = async (env: DrainEnv, workflowId: string): Promise<void> => {
+    const jobId = await wakeWorkflow(env.db, workflowId);
+    if (jobId) {
+        env.queue.announce(jobId, DRAIN_JOB);
+    }
+};
+
+/**
+ * One of the account's runs ended: a workflow of the account that parked at its cap may run now.
+ * A failure here is only a delay: the sweep for stranded workflows wakes it later.
+ */
+const wakeParked = async (env: DrainEnv, accountId: string): Promise<void> => {
+    try {
+        const workflowId = await parkedWorkflow(env.db, accountId);
+        if (workflowId) {
+            await requeue(env, workflowId);
+        }
+    } catch (err) {
+        env.log.warn({ err, accountId }, 'could not wake a workflow waiting for its account\'s run slot');
+    }
+};
 
 /**
  * The drain job: "workflow W has work". Holding W's lease it executes W's runs one at a time, oldest
  * first, until none is left. Agenda may deliver the job twice or to two processes at once; the lease
  * makes every copy but one return at once.
+ *
+ * Slots are shared across accounts. An account at its cap of RUNNING runs gets no new one: its drain
+ * gives the slot up and is woken when one of the account's runs ends. And in a process whose slots
+ * are all taken, a drain that finished a run hands its slot to the drain jobs of other accounts that
+ * wait (its own job goes to the back of the queue) instead of taking its workflow's next run.
  */
 export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job): Promise<void> => {
     if (env.stopping) {
@@ -51,7 +85,7 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
 
     let lost = false;
     try {
-        let run: ClaimedRunRow | null = await claimNextRun(env.db, workflowId, lease.token);
+        let run: ClaimedRunRow | null = await claimNextRun(env.db, workflowId, lease.token, env.accountCap);
         for (;;) {
             if (env.stopping || lease.lost.aborted) {
                 break;
@@ -59,25 +93,27 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
 
             if (!run) {
                 // Release first, then look again: a run enqueued meanwhile either is seen now or
-                // was enqueued after the release and brought its own drain job.
+                // was enqueued after the release and brought its own drain job. Likewise a run of
+                // the account that ends after the release finds this workflow parked and wakes it.
                 await lease.release();
-                if (!(await hasActiveRuns(env.db, workflowId)) || !(await lease.take())) {
+                if (!(await hasActiveRuns(env.db, workflowId)) || (await accountAtCap(env.db, workflowId, env.accountCap)) || !(await lease.take())) {
                     return;
                 }
 
-                run = await claimNextRun(env.db, workflowId, lease.token);
+                run = await claimNextRun(env.db, workflowId, lease.token, env.accountCap);
                 continue;
             }
 
             current = run.id;
             const end = await runOne(env, run, lease);
-            current = null;
             if (end === 'lost' || end === 'handed-back') {
                 lost = end === 'lost';
                 break;
             }
 
-            const finished = await finishRun(env.db, end, !env.stopping && !lease.lost.aborted);
+            const giveWay = !env.stopping && env.slotsFull() && (await othersWaiting(env.db, run.account_id));
+            const finished = await finishRun(env.db, end, !env.stopping && !lease.lost.aborted && !giveWay);
+            current = null;
             if (!finished) {
                 env.log.warn({ runId: end.runId, workflowId }, 'lease lost before the run could be finished: another worker continues it');
                 lost = true;
@@ -85,21 +121,48 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
             }
 
             reportFinished(env, end, finished);
+            if (!finished.next) {
+                await wakeParked(env, run.account_id);
+            }
+
+            if (giveWay) {
+                await lease.release();
+                if (await hasActiveRuns(env.db, workflowId)) {
+                    const jobId = await sendDrainToBack(env.db, workflowId);
+                    if (jobId) {
+                        env.queue.announce(jobId, DRAIN_JOB);
+                    } else {
+                        await requeue(env, workflowId);
+                    }
+                }
+
+                return;
+            }
+
             run = finished.next;
         }
 
         if (lost || lease.lost.aborted) {
+            // Whoever took the lease continues; if nobody did (it expired while this process was held
+            // up, in a single process too), a drain job now makes sure someone does at once.
+            const jobId = await wakeWorkflow(env.db, workflowId);
+            if (jobId) {
+                env.log.info({ workflowId }, 'lease lost: the workflow is queued again');
+                env.queue.announce(jobId, DRAIN_JOB);
+            }
+
             return;
         }
 
         // Stopping: give the workflow back so another worker (or this one, restarted) carries on.
         await lease.release();
-        const jobId = await wakeWorkflow(env.db, workflowId);
-        if (jobId) {
-            env.queue.announce(jobId, DRAIN_JOB);
-        }
+        await requeue(env, workflowId);
     } catch (err) {
         // The store failed under us. The lease expires and the run is resumed by whoever takes it next.
+        if (current) {
+            noteInterruption(env.interruptions, current, err);
+        }
+
         env.log.error({ err, workflowId }, 'drain interrupted');
     } finally {
         clearInterval(heartbeat);

@@ -6,26 +6,28 @@ import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';
 import type { Db } from '../store/db.js';
 import { deliveryCounts, retryableDeliveries } from '../store/deliveries.js';
+import { noteProgress, retrySource, sendingDeliveries, sentByNode, settleSending, startAttempt } from '../store/interruptions.js';
 import { WEBHOOK_JOB } from '../store/queue.js';
 import { type ClaimedRunRow, type Finish, type Finished, handBackRun, loadNodeStates, type NodeRow, saveNodeStates } from '../store/runs.js';
-import { DeliveryJournal, removeRunJournal } from './delivery-journal.js';
-import type { Lease } from './lease.js';
+import { DeliveryJournal, journalKey, removeRunJournal } from './delivery-journal.js';
+import { MAX_STRIKES, noteInterruption, WORKER_STOPPED } from './interruption.js';
+import { type Lease, LeaseLost } from './lease.js';
 import type { RunMetrics } from './metrics.js';
 import { NodeWriter } from './node-writer.js';
 import { createPorts, type RunDeps } from './ports.js';
 import { resendFailed } from './retry.js';
+import { overBudget } from './run-budget.js';
 import type { RunQueue, StopReason } from './queue.js';
 import { toNodeStates } from './summary.js';
 import { Watchdog } from './watchdog.js';
-
-/** A run whose worker died this many times is failed rather than tried again. */
-export const MAX_TAKEOVERS = 3;
 
 export interface WorkerEnv {
     db: Db;
     mailer: Mailer;
     /** E-mails one run has under way at most. */
     mailConcurrency: number;
+    aiConcurrency: number;
+    aiRetryBudgetMs: number;
     /** Where each attempt at a run notes its sends (FLOWCTL_DATA_DIR/journal). */
     journalDir: string;
     log: Logger;
@@ -37,8 +39,12 @@ export interface WorkerEnv {
     noProgressMs: number;
     /** Right-hand side of the Message-IDs (the domain of MAIL_FROM). */
     messageDomain: string;
+    /** RUN_MEMORY_MB in bytes: a run estimated to need more fails before it starts. */
+    runMemoryBytes: number;
     /** Once true, runs are handed back at their next element boundary and no new ones start. */
     readonly stopping: boolean;
+    /** Why this process's last attempt at a run stopped, by run id, for the message of a run given up. */
+    interruptions: Map<string, string>;
 }
 
 /** How a run's execution ended: its terminal state to write (with the next claim), or neither. */
@@ -72,12 +78,55 @@ const nodeTypes = (graph: Graph): Map<string, string> =>
  * stalled. Nodes left RUNNING or PENDING fail with `why`; the result counts what was recorded as sent.
  */
 const endUnexecuted = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, status: 'FAILED' | 'CANCELLED', error: string | null, why: string) => {
+    await settleFromNotes(env, run.id);
     const rows = await loadNodeStates(env.db, run.id);
+    const types = nodeTypes(run.graph as Graph);
+    // An OUTPUT node's figure comes from the same records as the run's, not from its last live count.
+    const sent = await sentByNode(env.db, run.id);
     const nodes: NodeRow[] = rows
         .filter((row) => row.status === 'RUNNING' || row.status === 'PENDING')
-        .map((row) => ({ ...row, status: 'FAILED', error: why, completed_at: new Date().toISOString(), output: null }));
-    const result = await recordedResult(env.db, run.id, rows, nodeTypes(run.graph as Graph));
+        .map((row) => {
+            const figures = types.get(row.node_id) === 'OUTPUT' ? { emailsSent: sent.get(row.node_id) ?? 0 } : null;
+            return { ...row, status: 'FAILED', error: why, completed_at: new Date().toISOString(), output: figures, ...(figures ? { summary: figures } : {}) };
+        });
+    const result = await recordedResult(env.db, run.id, rows, types);
     return { runId: run.id, workflowId: run.workflow_id, token: lease.token, status, result, error, nodes } satisfies Finish;
+};
+
+/**
+ * Before a run ends without executing further: e-mails its attempts noted as accepted are recorded
+ * SENT (so its figures count them), and intents of e-mails never handed to the server are removed (a
+ * retry sends them). The notes are removed with the run's end; afterwards they could not tell.
+ */
+const settleFromNotes = async (env: WorkerEnv, runId: string): Promise<void> => {
+    const rows = await sendingDeliveries(env.db, runId);
+    if (rows.length === 0) {
+        return;
+    }
+
+    const reader = new DeliveryJournal(env.journalDir, runId, 'settle', () => {});
+    const notes = new Map<string, ReturnType<DeliveryJournal['earlier']>>();
+    const accepted: typeof rows = [];
+    const unsent: typeof rows = [];
+    for (const row of rows) {
+        if (row.attempt === null) {
+            continue;
+        }
+
+        if (!notes.has(row.attempt)) {
+            notes.set(row.attempt, reader.earlier(row.attempt));
+        }
+
+        const noted = notes.get(row.attempt);
+        const key = journalKey(row.node_id, row.element_index);
+        if (noted?.accepted.has(key)) {
+            accepted.push(row);
+        } else if (noted && !noted.transmitted.has(key)) {
+            unsent.push(row);
+        }
+    }
+
+    await settleSending(env.db, runId, accepted, unsent);
 };
 
 /** After the terminal state was written: the webhook, the figures, the log line, the journal's removal. */
@@ -115,10 +164,26 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     const log = env.log.child({ runId: run.id, workflowId: run.workflow_id });
     // A run handed back at shutdown waits PENDING, but it may have sent e-mails: resume it all the same.
     const resumed = run.previous_status === 'RUNNING' || run.handed_back;
-    if (run.previous_status === 'RUNNING' && run.takeovers >= MAX_TAKEOVERS) {
-        log.error({ takeovers: run.takeovers }, 'run failed: its worker stopped too often');
-        const message = `the run was interrupted ${run.takeovers} times (its worker stopped while running it), so it is not tried again`;
-        return endUnexecuted(env, run, lease, 'FAILED', message, 'interrupted: the worker running this node stopped');
+    const interrupted = run.previous_status === 'RUNNING' && !run.handed_back;
+    const lastStop = env.interruptions.get(run.id) ?? WORKER_STOPPED;
+    env.interruptions.delete(run.id);
+    if (resumed) {
+        const attempt = await startAttempt(env.db, { id: run.id, workflowId: run.workflow_id, token: lease.token }, interrupted, MAX_STRIKES);
+        if (!attempt) {
+            return 'lost';
+        }
+
+        if (attempt.given_up) {
+            log.error({ strikes: attempt.strikes, lastStop }, 'run given up: interrupted again and again without sending anything new');
+            const message =
+                `the run was interrupted ${attempt.strikes} times in a row without sending a new e-mail (last: ${lastStop}), so it is not tried again; ` +
+                `retry it (POST /api/workflows/runs/${run.id}/retry) to send the e-mails it did not send`;
+            return endUnexecuted(env, run, lease, 'FAILED', message, `interrupted: ${lastStop}`);
+        }
+
+        if (interrupted) {
+            log.warn({ strikes: attempt.strikes, lastStop }, 'run interrupted');
+        }
     }
 
     if (run.cancel_requested_at) {
@@ -126,8 +191,23 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     }
 
     const graph = run.graph as Graph;
-    const retryRows = run.retry_of ? await retryableDeliveries(env.db, run.retry_of, run.id) : null;
-    const resume: NodeState[] | undefined = resumed ? toNodeStates(await loadNodeStates(env.db, run.id), nodeTypes(graph)) : undefined;
+    // A retry of a run given up executes the graph again, sending what no run of its chain sent.
+    const source = run.retry_of ? await retrySource(env.db, run.retry_of) : null;
+    const rederived = source?.given_up === true;
+    // Deterministic: a run too big now is too big on every attempt, so it ends here, resumed or not.
+    const tooBig = run.retry_of && !rederived ? null : await overBudget(env.deps, run, lease.token, env.runMemoryBytes);
+    if (tooBig) {
+        log.warn({ error: tooBig.error }, 'run failed: over RUN_MEMORY_MB');
+        return tooBig;
+    }
+
+    const retryRows = run.retry_of && !rederived ? await retryableDeliveries(env.db, run.retry_of, run.id) : null;
+    let resume: NodeState[] | undefined = resumed ? toNodeStates(await loadNodeStates(env.db, run.id), nodeTypes(graph)) : undefined;
+    if (rederived && !resumed && run.retry_of) {
+        // What the given-up run computed is reused (no model is asked again); its OUTPUT nodes run again.
+        resume = toNodeStates(await loadNodeStates(env.db, run.retry_of), nodeTypes(graph)).filter((state) => state.type !== 'OUTPUT');
+    }
+
     if (resumed) {
         log.warn({ takeovers: run.takeovers, kept: resume?.filter((s) => s.status === 'SUCCESS').map((s) => s.nodeId) }, 'resuming an interrupted run');
     }
@@ -185,24 +265,51 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
     const journal = new DeliveryJournal(env.journalDir, run.id, Crypto.randomBytes(9).toString('base64url'), (err) =>
         log.warn({ err }, 'the local delivery journal cannot be written: after a crash, e-mails under way count as possibly duplicated')
     );
+    /** Why the attempt stops when it does (a store error), for the message of a run given up later. */
+    let cause: unknown = null;
+    let progressNoted = false;
     const ports = createPorts(
-        { db: env.db, mailer: env.mailer, mailConcurrency: env.mailConcurrency, deps: env.deps, log, messageDomain: env.messageDomain },
+        {
+            db: env.db,
+            mailer: env.mailer,
+            mailConcurrency: env.mailConcurrency,
+            aiConcurrency: env.aiConcurrency,
+            aiRetryBudgetMs: env.aiRetryBudgetMs,
+            deps: env.deps,
+            log,
+            messageDomain: env.messageDomain
+        },
         {
             id: run.id,
-            originRunId: retryRows?.[0]?.origin_run_id ?? run.id,
+            originRunId: rederived && source ? source.origin_run_id : (retryRows?.[0]?.origin_run_id ?? run.id),
             workflowId: run.workflow_id,
             accountId: run.account_id,
             lease,
             journal,
             resumed,
+            rederived,
             signal: sends.signal,
+            onAccepted() {
+                // The first new e-mail of this attempt: if it is interrupted now, that is no strike.
+                if (!progressNoted) {
+                    progressNoted = true;
+                    noteProgress(env.db, { id: run.id, workflowId: run.workflow_id, token: lease.token }).catch((err) => {
+                        progressNoted = false;
+                        log.warn({ err }, 'could not note the run made progress');
+                    });
+                }
+            },
             onSent(nodeId, sent) {
                 env.metrics.emailsSent.inc();
                 // Every count goes to the writer, which coalesces them: the live figure lags by one flush at most.
                 writer.progress(nodeId, { emailsSent: sent });
             },
+            onAiProgress: (nodeId, progress) => writer.progress(nodeId, progress),
             onProgress: () => watchdog.progress(),
-            fail: () => stop('lease-lost')
+            fail: (err) => {
+                cause ??= err;
+                stop('lease-lost');
+            }
         }
     );
 
@@ -234,6 +341,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
 
         if (reason === 'lease-lost') {
             await writer.settle();
+            noteInterruption(env.interruptions, run.id, cause ?? lease.lost.reason ?? new LeaseLost(run.workflow_id));
             log.warn('lease lost during the run: another worker continues it');
             return 'lost';
         }
@@ -258,6 +366,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
 
     if (reason === 'lease-lost') {
         await writer.settle();
+        noteInterruption(env.interruptions, run.id, cause ?? lease.lost.reason ?? new LeaseLost(run.workflow_id));
         return 'lost';
     }
 
@@ -267,8 +376,8 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
         return 'handed-back';
     }
 
-    // Only a resumed run can have sent an element again.
-    const result = resumed ? withDuplicates(outcome.result, (await deliveryCounts(env.db, run.id)).possiblyDuplicated) : outcome.result;
+    // Only a resumed run, or one whose e-mail went out again after an unanswered copy, can have sent one twice.
+    const result = resumed || ports.resends() > 0 ? withDuplicates(outcome.result, (await deliveryCounts(env.db, run.id)).possiblyDuplicated) : outcome.result;
     return {
         runId: run.id,
         workflowId: run.workflow_id,

@@ -7,8 +7,10 @@ import { Agenda, type Job } from 'agenda';
 
 import type { Context } from '../context.js';
 import { senderDomain } from '../mail/compose.js';
-import { DRAIN_JOB, deleteFinishedJobs, forgetDeadHolders, strandedWorkflows, WEBHOOK_JOB, wakeWorkflow } from '../store/queue.js';
+import { DRAIN_JOB, deleteFinishedJobs, forgetDeadHolders, oldestDueDrainMs, strandedWorkflows, WEBHOOK_JOB, wakeWorkflow } from '../store/queue.js';
+import { deleteExpiredRuns } from '../store/retention.js';
 import { activeRunIds } from '../store/runs.js';
+import { releaseLeakedLocks, runningCount } from './agenda-repair.js';
 import { journaledRuns, removeRunJournal } from './delivery-journal.js';
 import { type DrainEnv, drainWorkflow } from './drain.js';
 import { createRunMetrics } from './metrics.js';
@@ -30,11 +32,15 @@ const WEBHOOK_CONCURRENCY = 4;
 const SENDS_PER_CONNECTION = 8;
 const STOP_TIMEOUT_MS = 15_000;
 const CLEAN_EVERY_MS = 2_000;
+/** A drain job due this long while this process has a free slot means its job queue is stuck. */
+const STUCK_AFTER_MS = 10_000;
+const RETENTION_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The run worker: Agenda processes drain jobs (one per workflow with work) and webhook deliveries.
  * Agenda's own concurrency caps how many workflows run at once in this process (RUN_CONCURRENCY);
- * the workflow lease keeps each workflow to one run at a time across all processes.
+ * the workflow lease keeps each workflow to one run at a time across all processes, and the store
+ * keeps each account to RUN_CONCURRENCY_PER_ACCOUNT running runs (see drain.ts).
  */
 export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     const { config, db } = ctx;
@@ -45,11 +51,17 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     let agenda: Agenda | null = null;
     let sweeper: NodeJS.Timeout | null = null;
     let cleaner: NodeJS.Timeout | null = null;
+    let watchdog: NodeJS.Timeout | null = null;
+    let retention: NodeJS.Timeout | null = null;
+    /** Drain jobs executing in this process: its run slots in use. */
+    let draining = 0;
 
     const env: DrainEnv = {
         db,
         mailer: ctx.mailer,
         mailConcurrency: config.smtp.connections * SENDS_PER_CONNECTION,
+        aiConcurrency: config.aiConcurrency,
+        aiRetryBudgetMs: config.aiRetryBudgetMs,
         journalDir: Path.join(config.dataDir, 'journal'),
         log,
         queue: ctx.queue,
@@ -58,7 +70,11 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         leaseMs,
         noProgressMs: config.runNoProgressMs,
         messageDomain: senderDomain(config.mailFrom),
+        runMemoryBytes: config.runMemoryMb * 1024 * 1024,
         holder,
+        interruptions: new Map(),
+        accountCap: config.runConcurrencyPerAccount,
+        slotsFull: () => draining >= config.runConcurrency,
         get stopping() {
             return stopping;
         }
@@ -67,7 +83,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     /** Wakes workflows whose work lost its drain job (normally none). */
     const sweep = async () => {
         try {
-            for (const { workflow_id } of await strandedWorkflows(db, leaseMs)) {
+            for (const { workflow_id } of await strandedWorkflows(db, leaseMs, config.runConcurrencyPerAccount)) {
                 const jobId = await wakeWorkflow(db, workflow_id);
                 if (jobId) {
                     log.info({ workflowId: workflow_id }, 'woke a workflow whose runs had no worker');
@@ -76,6 +92,53 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             }
         } catch (err) {
             log.warn({ err }, 'sweep for stranded runs failed');
+        }
+    };
+
+    /**
+     * Keeps the job queue working: frees the lock counts Agenda leaks (see agenda-repair.ts), and says
+     * (log, /readyz) when drain jobs still wait while this process has free slots.
+     */
+    const watch = async () => {
+        if (!agenda || stopping) {
+            return;
+        }
+
+        try {
+            const freed = await releaseLeakedLocks(agenda);
+            if (freed > 0) {
+                log.warn({ freed }, 'freed drain jobs the job queue had locked and lost (after a pause longer than their lock lifetime)');
+                ctx.queue.announce('next', DRAIN_JOB);
+            }
+
+            const waited = await oldestDueDrainMs(db, leaseMs);
+            const idle = config.runConcurrency - runningCount(agenda, DRAIN_JOB);
+            const stuck =
+                waited !== null && waited > Math.max(STUCK_AFTER_MS, 3 * leaseMs) && idle > 0
+                    ? `The run worker is stuck: runs have waited ${Math.round(waited / 1000)} s for a worker while ${idle} of its ${config.runConcurrency} slots are free`
+                    : null;
+            if (stuck && !ctx.queue.stuck) {
+                log.error({ waitedMs: waited, idle }, 'run worker stuck: drain jobs wait while slots are free');
+            } else if (!stuck && ctx.queue.stuck) {
+                log.info('run worker takes runs again');
+            }
+
+            ctx.queue.stuck = stuck;
+        } catch (err) {
+            // The store is down: /readyz says so already, and the sweep retries.
+            log.debug({ err }, 'job queue watchdog could not look');
+        }
+    };
+
+    /** Finished runs past RUN_RETENTION_DAYS go, with their node states and delivery records. */
+    const forgetExpiredRuns = async () => {
+        try {
+            const deleted = await deleteExpiredRuns(db, config.runRetentionDays);
+            if (deleted > 0) {
+                log.info({ deleted, retentionDays: config.runRetentionDays }, 'deleted finished runs past their retention');
+            }
+        } catch (err) {
+            log.warn({ err }, 'could not delete finished runs past their retention');
         }
     };
 
@@ -116,7 +179,12 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                 async (job: Job<{ workflowId?: unknown }>) => {
                     const workflowId = job.attrs.data?.workflowId;
                     if (typeof workflowId === 'string') {
-                        await drainWorkflow(env, workflowId, job);
+                        draining++;
+                        try {
+                            await drainWorkflow(env, workflowId, job);
+                        } finally {
+                            draining--;
+                        }
                     }
                 },
                 { concurrency: config.runConcurrency, lockLimit: config.runConcurrency, lockLifetime: leaseMs }
@@ -137,6 +205,9 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             }
 
             await forgetEndedJournals();
+            await forgetExpiredRuns();
+            retention = setInterval(forgetExpiredRuns, RETENTION_EVERY_MS);
+            retention.unref();
             await agenda.start();
             await sweep();
             sweeper = setInterval(sweep, leaseMs);
@@ -144,7 +215,9 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             // Finished jobs are only clutter, but every job lookup pays for them.
             cleaner = setInterval(() => deleteFinishedJobs(db).catch((err) => log.warn({ err }, 'could not delete finished jobs')), CLEAN_EVERY_MS);
             cleaner.unref();
-            log.info({ holder, concurrency: config.runConcurrency }, 'run worker started');
+            watchdog = setInterval(watch, Math.max(200, Math.min(leaseMs, 5_000)));
+            watchdog.unref();
+            log.info({ holder, concurrency: config.runConcurrency, perAccount: config.runConcurrencyPerAccount }, 'run worker started');
         },
 
         async stop() {
@@ -156,6 +229,16 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             if (cleaner) {
                 clearInterval(cleaner);
             }
+
+            if (watchdog) {
+                clearInterval(watchdog);
+            }
+
+            if (retention) {
+                clearInterval(retention);
+            }
+
+            ctx.queue.stuck = null;
 
             for (const stopRun of ctx.queue.local.values()) {
                 stopRun('shutdown');

@@ -1,18 +1,27 @@
-import { type DataSourceData, errorMessage, type Ports, type Row } from '@flowctl/engine';
+import Crypto from 'node:crypto';
+
+import { type AiRequest, type DataSourceData, errorMessage, type Ports, type Row } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Queryable } from '../store/db.js';
 import { deliveryStates, writeDeliveries } from '../store/deliveries.js';
-import { type AiEndpoint, complete } from './ai.js';
+import { type AiReplyRecord, recordedAiReplies, writeAiReplies } from '../store/ai-replies.js';
+import { type AiEndpoint, complete, DEFAULT_MODEL } from './ai.js';
+import { AiLimiter } from './ai-limiter.js';
+import { AiReplyLog } from './ai-reply-log.js';
+import type { UploadSize } from './budget.js';
+import { chainDeliveries, markResent } from '../store/interruptions.js';
 import { type DeliveryJournal, type JournalEntries, journalKey } from './delivery-journal.js';
 import { DeliveryLog } from './delivery-log.js';
 import type { Lease } from './lease.js';
 
 /** What the worker needs from the rest of the server, so it does not depend on how services are built. */
 export interface RunDeps {
-    readUploadRows(accountId: string, uploadId: string): Promise<Row[]>;
+    readUploadRows(accountId: string, uploadId: string, signal?: AbortSignal): Promise<Row[]>;
+    /** Rows, columns and bytes of an upload of the account; null when there is no such upload. */
+    uploadSize(accountId: string, uploadId: string): Promise<UploadSize | null>;
     /** A Drive CSV or Google Sheet (`sheet`: one sheet by name) of the account's linked Google account. */
     readDriveRows(accountId: string, fileId: string, sheet?: string): Promise<Row[]>;
     /** The account's AI settings merged with the server's defaults. */
@@ -23,6 +32,10 @@ export interface PortsEnv {
     db: Queryable;
     mailer: Mailer;
     mailConcurrency: number;
+    /** AI_CONCURRENCY: model calls in flight per AI node at most. */
+    aiConcurrency: number;
+    /** AI_RETRY_BUDGET_MS: how long a call may be answered 429/503 before its node fails. */
+    aiRetryBudgetMs: number;
     deps: RunDeps;
     log: Logger;
     /** Right-hand side of the Message-IDs (the domain of MAIL_FROM). */
@@ -40,10 +53,19 @@ export interface PortsRun {
     journal: DeliveryJournal;
     /** True when an earlier attempt may have sent e-mails already. */
     resumed: boolean;
+    /**
+     * A retry of a run that was given up: the graph runs again, and an element that any run of the
+     * chain delivered, or may have, is neither sent nor counted.
+     */
+    rederived?: boolean;
+    /** Called after each new e-mail this attempt sent and the server accepted (not one found sent, nor one sent again). */
+    onAccepted?(): void;
     /** Aborting stops the e-mails under way (the engine's own signal only stops starting new ones). */
     signal: AbortSignal;
     /** Called after each accepted e-mail with the node's running total. */
     onSent(nodeId: string, sent: number): void;
+    /** Called as an AI node's elements get their replies: live progress while it runs. */
+    onAiProgress?(nodeId: string, progress: { aiDone: number; aiTotal: number }): void;
     /** Called whenever a side effect completes (an e-mail answered, a model reply, rows loaded). */
     onProgress(): void;
     /** Stops the run when its deliveries can no longer be recorded or its lease is lost. */
@@ -54,13 +76,15 @@ export interface PortsRun {
  * An element as an earlier attempt left it: recorded SENT or FAILED; or SENDING and, by that attempt's
  * notes, ACCEPTED, UNSENT, or UNKNOWN (transmitted with no answer read, or no notes here).
  */
-type Earlier = 'SENT' | 'FAILED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN';
+type Earlier = 'SENT' | 'FAILED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN' | 'ELSEWHERE';
 
 const isNotFound = (err: unknown): boolean => (err as { output?: { statusCode?: number } })?.output?.statusCode === 404;
 
 export interface RunPorts extends Ports {
-    /** Waits until every e-mail's outcome is recorded; rejects if one could not be. */
+    /** Waits until every e-mail's outcome (and model reply) is recorded; rejects if an outcome could not be. */
     settle(): Promise<void>;
+    /** E-mails this attempt sent again after a copy went out unanswered. */
+    resends(): number;
 }
 
 /**
@@ -74,6 +98,7 @@ export interface RunPorts extends Ports {
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const states = new Map<string, Promise<Map<number, Earlier>>>();
     const sent = new Map<string, number>();
+    let resends = 0;
     const log = new DeliveryLog(
         (outcomes, intents) =>
             writeDeliveries(env.db, { id: run.id, originRunId: run.originRunId, workflowId: run.workflowId, token: run.lease.token, attempt: run.journal.attempt }, outcomes, intents),
@@ -84,6 +109,37 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         run.workflowId
     );
     let settings: Promise<AiEndpoint> | null = null;
+    const replies = new AiReplyLog(
+        (batch) => writeAiReplies(env.db, run.id, batch),
+        (err) => env.log.warn({ err, runId: run.id }, 'language-model replies could not be recorded: a resumed run would ask for them again')
+    );
+    /** Per AI node: its limiter, the replies an earlier attempt recorded, how many elements have theirs. */
+    const limiters = new Map<string, AiLimiter>();
+    const recorded = new Map<string, Promise<Map<number, AiReplyRecord>>>();
+    const done = new Map<string, number>();
+    const hashes = new WeakMap<AiRequest, string>();
+
+    /** What makes a reply the answer to a request: model, messages and schema, not the element's index. */
+    const hashOf = (endpoint: AiEndpoint, request: AiRequest): string =>
+        Crypto.createHash('sha256')
+            .update(JSON.stringify([request.model ?? endpoint.model ?? DEFAULT_MODEL, request.system ?? null, request.prompt, request.schema]))
+            .digest('base64url');
+
+    const recordedFor = (nodeId: string): Promise<Map<number, AiReplyRecord>> => {
+        let found = recorded.get(nodeId);
+        if (!found) {
+            found = run.resumed ? recordedAiReplies(env.db, run.id, nodeId) : Promise.resolve(new Map());
+            recorded.set(nodeId, found);
+        }
+
+        return found;
+    };
+
+    const replied = (request: AiRequest): void => {
+        const count = (done.get(request.nodeId) ?? 0) + 1;
+        done.set(request.nodeId, count);
+        run.onAiProgress?.(request.nodeId, { aiDone: count, aiTotal: request.elements ?? 1 });
+    };
 
     const notes = new Map<string, JournalEntries | null>();
     const notesOf = (attempt: string | null): JournalEntries | null => {
@@ -115,10 +171,28 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         return earlier;
     };
 
+    /**
+     * For a retry of a given-up run: this run's own records as in earlierFor, and ELSEWHERE for what
+     * another run of the chain sent or may have sent. Failures and elements never reached are sent.
+     */
+    const chainFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
+        const earlier = run.resumed ? await earlierFor(nodeId) : new Map<number, Earlier>();
+        for (const row of await chainDeliveries(env.db, run.originRunId, run.id, nodeId)) {
+            // Another run's SENDING rows were settled from its notes when it ended: what is left may have arrived.
+            if (row.own || row.status === 'FAILED' || earlier.get(row.element_index) === 'SENT') {
+                continue;
+            }
+
+            earlier.set(row.element_index, 'ELSEWHERE');
+        }
+
+        return earlier;
+    };
+
     const statesFor = (nodeId: string): Promise<Map<number, Earlier>> => {
         let found = states.get(nodeId);
         if (!found) {
-            found = run.resumed ? earlierFor(nodeId) : Promise.resolve(new Map());
+            found = run.rederived ? chainFor(nodeId) : run.resumed ? earlierFor(nodeId) : Promise.resolve(new Map());
             states.set(nodeId, found);
         }
 
@@ -132,7 +206,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     };
 
     return {
-        async loadRows(data: DataSourceData) {
+        async loadRows(data: DataSourceData, ctx) {
             if (data.driveFileId) {
                 return env.deps.readDriveRows(run.accountId, data.driveFileId, data.sheet);
             }
@@ -142,7 +216,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             }
 
             try {
-                return await env.deps.readUploadRows(run.accountId, data.uploadId);
+                return await env.deps.readUploadRows(run.accountId, data.uploadId, ctx.signal);
             } catch (err) {
                 if (isNotFound(err)) {
                     throw new Error(`upload '${data.uploadId}' does not exist (it was deleted, or belongs to another account)`);
@@ -156,15 +230,63 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
 
         async complete(request, ctx) {
             settings ??= env.deps.aiSettings(run.accountId);
+            const endpoint = await settings;
+            const index = request.index ?? -1;
+            if (!request.correction) {
+                const hash = hashOf(endpoint, request);
+                hashes.set(request, hash);
+                // Paid for by an earlier attempt at this run: the same request gets the same reply, free.
+                const earlier = (await recordedFor(request.nodeId)).get(index);
+                if (earlier && earlier.request_hash === hash) {
+                    replied(request);
+                    run.onProgress();
+                    return {
+                        reply: earlier.reply,
+                        text: JSON.stringify(earlier.reply),
+                        recorded: true,
+                        calls: earlier.calls,
+                        usage: { promptTokens: earlier.prompt_tokens, completionTokens: earlier.completion_tokens }
+                    };
+                }
+            }
+
+            let limiter = limiters.get(request.nodeId);
+            if (!limiter) {
+                limiter = new AiLimiter(Math.min(env.aiConcurrency, endpoint.concurrency ?? env.aiConcurrency));
+                limiters.set(request.nodeId, limiter);
+            }
+
             try {
-                return await complete(await settings, request, ctx.signal);
+                return await complete(endpoint, request, { limiter, retryBudgetMs: env.aiRetryBudgetMs, signal: ctx.signal, onThrottled: run.onProgress });
             } finally {
                 run.onProgress();
             }
         },
 
+        async recordReply(request, reply, spent) {
+            replied(request);
+            const hash = hashes.get(request);
+            if (hash !== undefined) {
+                await replies.add({
+                    node_id: request.nodeId,
+                    element_index: request.index ?? -1,
+                    request_hash: hash,
+                    reply,
+                    calls: spent.calls,
+                    prompt_tokens: spent.promptTokens,
+                    completion_tokens: spent.completionTokens
+                });
+            }
+        },
+
+        aiConcurrency: env.aiConcurrency,
+
         async sendMail(message, key, ctx) {
             const earlier = (await statesFor(key.nodeId)).get(key.index);
+            if (earlier === 'ELSEWHERE') {
+                return false;
+            }
+
             if (earlier === 'SENT') {
                 count(key.nodeId);
                 return;
@@ -197,7 +319,15 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             };
             run.signal.addEventListener('abort', stopSending);
             ctx.signal.addEventListener('abort', stopWaiting);
-            const onTransmit = async () => {
+            let flagged = earlier === 'UNKNOWN';
+            const onTransmit = async ({ again }: { again: boolean }) => {
+                if (again && !flagged) {
+                    // Recorded before the copy goes out, so that no crash can hide it.
+                    await markResent(env.db, run.id, key.nodeId, key.index);
+                    flagged = true;
+                    resends++;
+                }
+
                 held = true;
                 // The intent was fenced when written, but the e-mail may have waited for a connection since.
                 await run.lease.ensureLive();
@@ -210,7 +340,12 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 run.journal.transmitting(key.nodeId, key.index);
             };
             try {
-                await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, { retry: true, signal: stop.signal, onTransmit });
+                await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, {
+                    retry: true,
+                    signal: stop.signal,
+                    onTransmit,
+                    onRefused: () => run.journal.refused(key.nodeId, key.index)
+                });
                 // Before anything else can run: from here a crash must not send it again.
                 run.journal.accepted(key.nodeId, key.index);
             } catch (err) {
@@ -227,11 +362,21 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             }
 
             log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'SENT', error: null, content: null });
+            // Sending again an element whose first copy may have arrived is no progress: a crash loop can do that forever.
+            if (earlier !== 'UNKNOWN') {
+                run.onAccepted?.();
+            }
+
             count(key.nodeId);
         },
 
         mailConcurrency: env.mailConcurrency,
 
-        settle: () => log.settle()
+        settle: async () => {
+            await replies.settle();
+            await log.settle();
+        },
+
+        resends: () => resends
     };
 };

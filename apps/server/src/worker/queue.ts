@@ -16,21 +16,97 @@ export interface RunQueue {
     announce(jobId: string, jobName: string): void;
     /** Runs executing in this process, so a cancel or a shutdown reaches them at once. */
     readonly local: Map<string, (reason: StopReason) => void>;
+    /**
+     * Set by this process's worker while drain jobs wait and none of its free slots takes them (a
+     * stuck job queue), so /readyz can say so. Null when the worker works, or there is none here.
+     */
+    stuck: string | null;
     /** For processes that announce without running Agenda (`--role api`). */
     open(): Promise<void>;
     close(): Promise<void>;
 }
 
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+
+/**
+ * LISTEN/NOTIFY with a reconnection that backs off. Agenda's own never does: its connect() resets
+ * the attempt count that sets the delay, so with the database down it tried every 100 ms, each try
+ * reporting its error twice (~19 warnings with stack traces per second), and it gave up for good
+ * after 10 tries in a row had it counted them. This one waits 0.1 s, 0.2 s, … up to 5 s between
+ * tries and never gives up; a successful connect starts over.
+ */
+class BackingOffChannel extends PostgresNotificationChannel {
+    private failures = 0;
+
+    constructor(pool: pg.Pool) {
+        super({ pool, channelName: 'flowctl_jobs' });
+        this.on('stateChange', (state: string) => {
+            if (state === 'connected') {
+                this.failures = 0;
+            }
+        });
+    }
+
+    /**
+     * A try whose LISTEN failed (the connection dropped or timed out after it was opened) leaves its
+     * client as Agenda's listen client, and the next try takes another without releasing it: one
+     * connection lost per failed try, and the pool could never end. Released here.
+     */
+    override async connect(): Promise<void> {
+        try {
+            await super.connect();
+        } catch (err) {
+            const self = this as unknown as { listenClient?: pg.PoolClient };
+            self.listenClient?.release(true);
+            self.listenClient = undefined;
+            throw err;
+        }
+    }
+
+    protected override scheduleReconnect(): void {
+        const delay = Math.min(RECONNECT_FIRST_MS * 2 ** this.failures, RECONNECT_MAX_MS);
+        this.failures++;
+        this.setState('reconnecting');
+        clearTimeout(this.reconnectTimeout);
+        // connect() reports its own failure (an 'error' event) and schedules the next try.
+        this.reconnectTimeout = setTimeout(() => this.connect().catch(() => {}), delay);
+        this.reconnectTimeout.unref?.();
+    }
+}
+
+/**
+ * Logs the channel's trouble once per change of state, not once per try: the first error of an
+ * outage (a warning, with the error), then one line when it is connected again.
+ */
+const logChannel = (channel: NotificationChannel, log: Logger): void => {
+    const emitter = channel as unknown as NodeJS.EventEmitter;
+    let down = false;
+    emitter.on('error', (err: Error) => {
+        if (down) {
+            return;
+        }
+
+        down = true;
+        log.warn({ err: { message: err.message, code: (err as { code?: unknown }).code } }, 'job notification channel error: reconnecting in the background');
+    });
+    emitter.on('stateChange', (state: string) => {
+        if (state === 'connected' && down) {
+            down = false;
+            log.info('job notification channel connected again');
+        }
+    });
+};
+
 export const createRunQueue = (options: { embedded: boolean; pool: pg.Pool; log: Logger }): RunQueue => {
-    const channel: NotificationChannel = options.embedded
-        ? new InMemoryNotificationChannel()
-        : new PostgresNotificationChannel({ pool: options.pool, channelName: 'flowctl_jobs' });
+    const channel: NotificationChannel = options.embedded ? new InMemoryNotificationChannel() : new BackingOffChannel(options.pool);
     // The channel is an EventEmitter: an unhandled 'error' would end the process.
-    (channel as unknown as NodeJS.EventEmitter).on?.('error', (err: Error) => options.log.warn({ err }, 'job notification channel error'));
+    logChannel(channel, options.log);
 
     return {
         channel,
         local: new Map(),
+        stuck: null,
         announce(jobId, jobName) {
             if (channel.state !== 'connected') {
                 return;

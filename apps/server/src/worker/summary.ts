@@ -2,8 +2,18 @@ import { type NodeOutput, type NodeState, toStorableText } from '@flowctl/engine
 
 import type { NodeRow } from '../store/runs.js';
 
-/** How many elements of each array output the run detail shows. */
+/** How many elements of each array output the run detail shows, */
 export const SUMMARY_FIRST = 5;
+/** and at most this many bytes of them (as JSON): one row may be up to a megabyte. */
+export const SUMMARY_FIRST_BYTES = 16 * 1024;
+/**
+ * An output is kept whole (for resume and paging) only up to this size as JSON. DATA_SOURCE and
+ * FILTER outputs are never kept: they are recomputed from the upload and the graph snapshot.
+ */
+export const KEPT_OUTPUT_BYTES = 256 * 1024;
+
+/** Node types whose outputs follow from the upload and the graph snapshot alone. */
+export const RECOMPUTED = new Set(['DATA_SOURCE', 'FILTER']);
 
 export interface ArraySummary {
     count: number;
@@ -21,11 +31,60 @@ export const summarize = (output: NodeOutput | null): Record<string, unknown> | 
 
     const summary: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(output)) {
-        summary[key] = Array.isArray(value) ? ({ count: value.length, first: value.slice(0, SUMMARY_FIRST) } satisfies ArraySummary) : value;
+        summary[key] = Array.isArray(value) ? ({ count: value.length, first: firstWithin(value) } satisfies ArraySummary) : value;
     }
 
     return summary;
 };
+
+/** The first SUMMARY_FIRST elements, fewer when they would pass SUMMARY_FIRST_BYTES. */
+const firstWithin = (array: unknown[]): unknown[] => {
+    const first: unknown[] = [];
+    let bytes = 0;
+    for (const element of array.slice(0, SUMMARY_FIRST)) {
+        bytes += JSON.stringify(element ?? null).length;
+        if (bytes > SUMMARY_FIRST_BYTES) {
+            break;
+        }
+
+        first.push(element);
+    }
+
+    return first;
+};
+
+/**
+ * Whether `value` as JSON stays within `limit` characters, found without building the JSON and
+ * stopping as soon as it is over: an output of a million rows costs no more than a small one.
+ */
+export const fitsWithin = (value: unknown, limit: number): boolean => {
+    let left = limit;
+    const walk = (v: unknown): boolean => {
+        if (v === null || typeof v !== 'object') {
+            left -= typeof v === 'string' ? v.length + 2 : 8;
+            return left >= 0;
+        }
+
+        const entries = Array.isArray(v) ? v : Object.entries(v as Record<string, unknown>);
+        left -= 2;
+        if (entries.length > left) {
+            return false;
+        }
+
+        for (const entry of entries) {
+            if (!walk(entry)) {
+                return false;
+            }
+        }
+
+        return left >= 0;
+    };
+    return walk(value);
+};
+
+/** What is stored of a node's output: nothing for recomputed nodes and for outputs too large to keep. */
+export const keptOutput = (state: NodeState): NodeOutput | null =>
+    state.output === null || RECOMPUTED.has(state.type) || !fitsWithin(state.output, KEPT_OUTPUT_BYTES) ? null : state.output;
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -37,7 +96,7 @@ export const toNodeRow = (state: NodeState): NodeRow => ({
     started_at: iso(state.startedAt),
     completed_at: iso(state.completedAt),
     summary: summarize(state.output),
-    output: state.output
+    output: keptOutput(state)
 });
 
 /** Node states as a run interrupted earlier left them, for the engine's `resume`. */

@@ -1,5 +1,6 @@
 // register, verify, login, logout, whoami.
-import { anonymousClient, apiUrlOf, client, credentialSource } from '../client.js';
+import { anonymousClient, apiUrlOf, client, credentialSource, normalizeApiUrl, tokensBelongTo } from '../client.js';
+import { cliWording } from '../cli-wording.js';
 import type { Ctx, Register } from '../context.js';
 import { readProfile, updateProfile } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
@@ -28,12 +29,49 @@ const email = (ctx: Ctx, value: string | undefined) =>
         validate: (text) => (text.includes('@') ? true : 'an e-mail address, like me@example.com')
     });
 
-const signedIn = (ctx: Ctx, address: string, pair: { accessToken: string; refreshToken: string }, verb: string) => {
+const signedIn = (ctx: Ctx, address: string, pair: { accessToken: string; refreshToken: string }, verb: string, extra: Record<string, unknown> = {}) => {
     const apiUrl = apiUrlOf(ctx);
     updateProfile(ctx.profile, { apiUrl, email: address, accessToken: pair.accessToken, refreshToken: pair.refreshToken }, ctx.io.env);
-    emit(ctx.io, { email: address, apiUrl, profile: ctx.profile, signedIn: true }, () => `${green(ctx.io, '✓')} ${verb} ${address} on ${apiUrl}`);
+    emit(ctx.io, { email: address, apiUrl, profile: ctx.profile, signedIn: true, ...extra }, () => `${green(ctx.io, '✓')} ${verb} ${address} on ${apiUrl}`);
     if (ctx.io.env.FLOWCTL_TOKEN) {
         note(ctx.io, 'note: FLOWCTL_TOKEN is set and is used instead of this sign-in while it is');
+    }
+};
+
+/**
+ * After a contested sign-up (two were pending for the address) no sign-up password was kept: the
+ * verifier, just signed in, sets one now, while the sign-in is recent enough for the server.
+ */
+const setUpPassword = async (ctx: Ctx, address: string, piped: string | undefined): Promise<void> => {
+    note(ctx.io, `more than one sign-up of ${address} was pending, so none of their passwords was kept: choose the account's password now`);
+    const newPassword =
+        piped ??
+        (await password(ctx, false, `New password (at least ${MIN_PASSWORD} characters):`).catch((err: unknown) => {
+            const why = err instanceof CliError ? err.message : String(err);
+            throw new CliError(
+                `signed in, but the account has no password yet (${why})`,
+                EXIT.usage,
+                'within 10 minutes: printf %s "$PASSWORD" | flowctl set-password --password-stdin (later: flowctl login is not possible; reset the password with POST /api/auth/forgot-password)'
+            );
+        }));
+    await setPassword(ctx, newPassword, false);
+};
+
+/** `answer`: print the result as the command's answer; otherwise only a note (verify answers for itself). */
+const setPassword = async (ctx: Ctx, newPassword: string, answer = true): Promise<void> => {
+    const api = await client(ctx);
+    await api.auth.setPassword({ newPassword }).catch(async (err: unknown) => {
+        const { PermissionDeniedError } = await import('@flowctl/sdk');
+        if (err instanceof PermissionDeniedError) {
+            throw new CliError(`the password was not set: ${err.message}`, EXIT.auth, 'sign in again (flowctl login), then flowctl set-password');
+        }
+
+        throw err;
+    });
+    if (answer) {
+        emit(ctx.io, { passwordSet: true }, () => `${green(ctx.io, '✓')} password set: flowctl login works with it`);
+    } else {
+        note(ctx.io, `${green(ctx.io, '✓')} password set: flowctl login works with it`);
     }
 };
 
@@ -52,8 +90,13 @@ export const register: Register = (program, ctx) => {
             const secret = await password(c, opts.passwordStdin, `Password (at least ${MIN_PASSWORD} characters):`);
             const api = await anonymousClient(c);
             const answer = await api.auth.register({ email: address, password: secret, fullName });
-            updateProfile(c.profile, { apiUrl: apiUrlOf(c), email: address }, c.io.env);
-            emit(c.io, { email: address, message: answer.message }, () => [
+            // The profile now names this server; a sign-in saved for another one is dropped, never
+            // carried over (it would then be sent to this server).
+            const apiUrl = apiUrlOf(c);
+            const saved = readProfile(c.profile, c.io.env);
+            const otherServer = saved.apiUrl !== undefined && normalizeApiUrl(saved.apiUrl) !== apiUrl;
+            updateProfile(c.profile, { apiUrl, email: address, ...(otherServer ? { accessToken: undefined, refreshToken: undefined } : {}) }, c.io.env);
+            emit(c.io, { email: address, message: cliWording(answer.message) }, () => [
                 `${green(c.io, '✓')} registered ${address}: a six-digit code is on its way there`,
                 `next: flowctl verify --email ${address} --code <code>`
             ]);
@@ -65,16 +108,35 @@ export const register: Register = (program, ctx) => {
         .option('--email <address>', 'the address you registered (default: the last one registered with this profile)')
         .option('--code <digits>', 'the six-digit code from the e-mail')
         .option('--resend', 'e-mail a new code instead (one a minute)')
+        .option('--password-stdin', 'when the server asks for a new password (contested sign-up), read it from stdin')
         .addHelpText('after', examples('flowctl verify --email me@example.com --code 123456', 'flowctl verify --email me@example.com --resend'))
-        .action(async (opts: { email?: string; code?: string; resend?: boolean }) => {
+        .action(async (opts: { email?: string; code?: string; resend?: boolean; passwordStdin?: boolean }) => {
             const c = ctx();
             const address = await email(c, opts.email);
             const api = await anonymousClient(c);
             if (opts.resend) {
-                await api.auth.resendOtp({ email: address });
+                await api.auth.resendOtp({ email: address }).catch(async (err: unknown) => {
+                    const { RateLimitError } = await import('@flowctl/sdk');
+                    if (err instanceof RateLimitError) {
+                        // One code a minute per address: say when the next one can be asked for.
+                        const seconds = err.retryAfter ?? 60;
+                        const at = new Date(Date.now() + seconds * 1000).toISOString().slice(11, 19);
+                        throw new CliError(
+                            `no new code was sent: one was asked for ${address} less than a minute ago`,
+                            EXIT.failed,
+                            `try again in ${seconds} s (after ${at} UTC): flowctl verify --email ${address} --resend; or enter the code already sent: flowctl verify --email ${address} --code <code>`,
+                            { retryAfter: seconds }
+                        );
+                    }
+
+                    throw err;
+                });
                 emit(c.io, { email: address, resent: true }, () => [`${green(c.io, '✓')} a new code is on its way to ${address}`, `next: flowctl verify --email ${address} --code <code>`]);
                 return;
             }
+
+            // Read up front: stdin can be read once, and the code is spent once verify-email answers.
+            const piped = opts.passwordStdin ? await password(c, true, '') : undefined;
 
             const code = await ask(c.io, {
                 value: opts.code,
@@ -90,7 +152,23 @@ export const register: Register = (program, ctx) => {
 
                 throw err;
             });
-            signedIn(c, address, pair, 'verified and signed in as');
+            if (pair.passwordSetupRequired) {
+                // Saved first: setting the password uses this session.
+                updateProfile(c.profile, { apiUrl: apiUrlOf(c), email: address, accessToken: pair.accessToken, refreshToken: pair.refreshToken }, c.io.env);
+                await setUpPassword(c, address, piped);
+            }
+
+            signedIn(c, address, pair, 'verified and signed in as', pair.passwordSetupRequired ? { passwordSet: true } : {});
+        });
+
+    program
+        .command('set-password')
+        .description('set your account password (needs a sign-in of the last 10 minutes)')
+        .option('--password-stdin', 'read the new password from stdin (for scripts)')
+        .addHelpText('after', examples('flowctl set-password', 'printf %s "$PASSWORD" | flowctl set-password --password-stdin'))
+        .action(async (opts: { passwordStdin?: boolean }) => {
+            const c = ctx();
+            await setPassword(c, await password(c, opts.passwordStdin, `New password (at least ${MIN_PASSWORD} characters):`));
         });
 
     program
@@ -106,6 +184,14 @@ export const register: Register = (program, ctx) => {
             const api = await anonymousClient(c);
             const pair = await api.auth.login({ email: address, password: secret }).catch(async (err: unknown) => {
                 const { PermissionDeniedError, AuthenticationError } = await import('@flowctl/sdk');
+                if (err instanceof PermissionDeniedError && /no password yet/.test(err.message)) {
+                    throw new CliError(
+                        `${address} has no password yet: more than one sign-up of it was pending when it was verified`,
+                        EXIT.auth,
+                        'within 10 minutes of verifying: flowctl set-password; otherwise reset it: POST /api/auth/forgot-password, then POST /api/auth/reset-password'
+                    );
+                }
+
                 if (err instanceof PermissionDeniedError) {
                     throw new CliError(`${address} is not verified yet`, EXIT.auth, `verify it: flowctl verify --email ${address} (a new code: add --resend)`);
                 }
@@ -126,11 +212,18 @@ export const register: Register = (program, ctx) => {
         .action(async () => {
             const c = ctx();
             const profile = readProfile(c.profile, c.io.env);
+            const apiUrl = apiUrlOf(c);
+            if (profile.refreshToken && !tokensBelongTo(profile, apiUrl)) {
+                // The saved sign-in is another server's: nothing of it is sent here, and it stays.
+                emit(c.io, { profile: c.profile, signedOut: false, revoked: false }, () => `not signed in to ${apiUrl}: nothing to do (the saved sign-in is for ${profile.apiUrl})`);
+                return;
+            }
+
             let revoked = false;
             if (profile.refreshToken) {
                 try {
                     const { Flowctl } = await import('@flowctl/sdk');
-                    await new Flowctl({ baseUrl: apiUrlOf(c), accessToken: profile.accessToken, refreshToken: profile.refreshToken }).auth.logout();
+                    await new Flowctl({ baseUrl: apiUrl, accessToken: profile.accessToken, refreshToken: profile.refreshToken }).auth.logout();
                     revoked = true;
                 } catch {
                     // Forgetting the tokens locally is what the user asked for; a server that cannot be

@@ -1,4 +1,4 @@
-// run, and runs list|get|cancel|watch.
+// run, and runs list|get|cancel|retry|watch.
 import type { Run, RunSummary } from '@flowctl/sdk';
 
 import { client } from '../client.js';
@@ -23,7 +23,7 @@ export const register: Register = (program, ctx) => {
     program
         .command('run')
         .description('enqueue a run of a workflow, and with --watch follow it to the end')
-        .argument('<workflow>', 'id or unique name')
+        .argument('<workflow>', 'its id, or its whole name (exact, case included)')
         .option('-w, --watch', 'follow the run until it ends; exit 1 if it ends FAILED or CANCELLED')
         .option('--timeout <duration>', 'with --watch: give up watching after this long (e.g. 10m), exit 4; the run goes on')
         .option('--idempotency-key <key>', 'the same key within 24 h enqueues one run, however often it is sent (default: a new one)')
@@ -50,14 +50,14 @@ export const register: Register = (program, ctx) => {
             await watchRun(c, api, enqueued.runId, { workflow: workflow.name, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
         });
 
-    const runs = program.command('runs').alias('r').description('list, show, cancel and watch runs');
+    const runs = program.command('runs').alias('r').description('list, show, cancel, retry and watch runs');
 
     runs.command('list')
         .alias('ls')
         .description('the runs of a workflow, most recent first')
-        .argument('<workflow>', 'id or unique name')
+        .argument('<workflow>', 'its id, or its whole name (exact, case included)')
         .option('--limit <n>', 'at most this many', '20')
-        .addHelpText('after', examples('flowctl runs list "Newsletter"', 'flowctl runs list wf_abc --limit 100 --json'))
+        .addHelpText('after', examples('flowctl runs list "Newsletter to subscribers over 30"', 'flowctl runs list wf_abc --limit 100 --json'))
         .action(async (ref: string, opts: { limit: string }) => {
             const c = ctx();
             const limit = Number(opts.limit);
@@ -107,6 +107,30 @@ export const register: Register = (program, ctx) => {
                 throw err;
             });
             emit(c.io, run, () => `${green(c.io, '✓')} run ${runId}: ${run.status}${run.status === 'CANCELLED' ? '' : ' (stops at its next element)'}`);
+        });
+
+    runs.command('retry')
+        .description('send again what a finished run did not deliver (refused e-mails; every unsent row of a run given up), as a new run')
+        .argument('<runId>')
+        .option('-w, --watch', 'follow the new run until it ends; exit 1 if it ends FAILED or CANCELLED')
+        .addHelpText('after', examples('flowctl runs retry run_abc --watch'))
+        .action(async (runId: string, opts: { watch?: boolean }) => {
+            const c = ctx();
+            const api = await client(c);
+            const sdk = await import('@flowctl/sdk');
+            const enqueued = await orNotFound(api.runs.retry(runId, { idempotencyKey: globalThis.crypto.randomUUID() }), ...runNotFound(runId)).catch((err: unknown) => {
+                if (err instanceof sdk.ConflictError) {
+                    throw new CliError(`run ${runId} cannot be retried: ${err.message}`, EXIT.failed, `see why: flowctl runs get ${runId}`);
+                }
+
+                throw err;
+            });
+            if (!opts.watch) {
+                emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId}, a retry of ${runId}`, `watch it: flowctl runs watch ${enqueued.runId}`]);
+                return;
+            }
+
+            await watchRun(c, api, enqueued.runId, {});
         });
 
     runs.command('watch')

@@ -27,16 +27,23 @@ export const register: Register = (program, ctx) => {
         .option('--model <name>', 'e.g. gpt-4o-mini')
         .option('--api-key-stdin', 'read the API key from stdin')
         .option('--base-url <url>', 'an OpenAI-compatible endpoint')
+        .option('--concurrency <n>', "model calls in flight per AI node at most (below the server's AI_CONCURRENCY)")
         .addHelpText('after', examples('printf %s "$OPENAI_API_KEY" | flowctl settings ai set --model gpt-4o-mini --api-key-stdin', 'flowctl settings ai set --base-url http://127.0.0.1:11434/v1'))
-        .action(async (opts: { model?: string; apiKeyStdin?: boolean; baseUrl?: string }) => {
+        .action(async (opts: { model?: string; apiKeyStdin?: boolean; baseUrl?: string; concurrency?: string }) => {
             const c = ctx();
-            if (!opts.model && !opts.apiKeyStdin && !opts.baseUrl) {
-                throw usageError('nothing to set', 'pass --model, --api-key-stdin or --base-url');
+            if (!opts.model && !opts.apiKeyStdin && !opts.baseUrl && opts.concurrency === undefined) {
+                throw usageError('nothing to set', 'pass --model, --api-key-stdin, --base-url or --concurrency');
+            }
+
+            const concurrency = opts.concurrency === undefined ? undefined : Number(opts.concurrency);
+            if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
+                throw usageError(`--concurrency must be a whole number of at least 1, got '${opts.concurrency}'`, 'e.g. --concurrency 4');
             }
 
             const ai = {
                 ...(opts.model ? { model: opts.model } : {}),
                 ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+                ...(concurrency === undefined ? {} : { concurrency }),
                 ...(opts.apiKeyStdin ? { apiKey: await readStdin(c.io, '--api-key-stdin') } : {})
             };
             const api = await client(c);

@@ -3,8 +3,13 @@ import { client } from '../client.js';
 import type { Register } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { emit, green, note, table } from '../io.js';
+import { ask, canPrompt, readStdin } from '../prompt.js';
 import { allOf, orNotFound } from '../resolve.js';
 import { examples } from './help.js';
+
+// The server's rule: every token expires (POST /api/account/tokens).
+const DEFAULT_DAYS = 90;
+const MAX_DAYS = 365;
 
 export const register: Register = (program, ctx) => {
     const tokens = program.command('tokens').alias('token').description('personal API tokens, for CI and scripts (FLOWCTL_TOKEN)');
@@ -13,17 +18,36 @@ export const register: Register = (program, ctx) => {
         .command('create')
         .description('create a token; it is shown this once only')
         .requiredOption('--name <name>', 'what the token is for, e.g. "github actions"')
-        .option('--expires-in-days <days>', 'lifetime in days (default: no expiry)')
-        .addHelpText('after', examples('flowctl tokens create --name ci', 'flowctl tokens create --name ci --expires-in-days 90 --json | jq -r .token'))
-        .action(async (opts: { name: string; expiresInDays?: string }) => {
+        .option('--expires-in-days <days>', `lifetime in days (default ${DEFAULT_DAYS}, at most ${MAX_DAYS})`)
+        .option('--password-stdin', 'read your password from stdin: needed when you signed in more than 10 minutes ago')
+        .addHelpText(
+            'after',
+            examples('flowctl tokens create --name ci', 'flowctl tokens create --name ci --expires-in-days 30 --json | jq -r .token', 'printf %s "$PASSWORD" | flowctl tokens create --name ci --password-stdin')
+        )
+        .action(async (opts: { name: string; expiresInDays?: string; passwordStdin?: boolean }) => {
             const c = ctx();
             const days = opts.expiresInDays === undefined ? undefined : Number(opts.expiresInDays);
-            if (days !== undefined && (!Number.isInteger(days) || days < 1)) {
-                throw new CliError(`--expires-in-days '${opts.expiresInDays}' is not a positive whole number`, EXIT.usage, 'e.g. --expires-in-days 90');
+            if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)) {
+                throw new CliError(`--expires-in-days '${opts.expiresInDays}' is not a whole number from 1 to ${MAX_DAYS}`, EXIT.usage, 'e.g. --expires-in-days 90');
             }
 
+            const password = opts.passwordStdin ? await readStdin(c.io, '--password-stdin') : undefined;
             const api = await client(c);
-            const created = await api.account.tokens.create({ name: opts.name, ...(days ? { expiresInDays: days } : {}) });
+            const params = { name: opts.name, ...(days ? { expiresInDays: days } : {}) };
+            const created = await api.account.tokens.create({ ...params, ...(password === undefined ? {} : { password }) }).catch(async (err: unknown) => {
+                const { PermissionDeniedError } = await import('@flowctl/sdk');
+                // A token outlives the session: the server wants a recent sign-in, or the password again.
+                if (!(err instanceof PermissionDeniedError) || !/last 10 minutes|password is wrong/.test(err.message) || !canPrompt(c.io) || password !== undefined) {
+                    if (err instanceof PermissionDeniedError && /last 10 minutes|password is wrong/.test(err.message)) {
+                        throw new CliError(`the token was not created: ${err.message}`, EXIT.auth, 'give your password: printf %s "$PASSWORD" | flowctl tokens create --name … --password-stdin, or flowctl login first');
+                    }
+
+                    throw err;
+                }
+
+                const again = await ask(c.io, { value: undefined, flag: '--password-stdin', message: 'You signed in more than 10 minutes ago: your password:', secret: true });
+                return api.account.tokens.create({ ...params, password: again });
+            });
             emit(c.io, created, () => created.token);
             if (!c.io.json) {
                 note(c.io, `${green(c.io, '✓')} token ${created.id} (${created.name}) created: copy it now, it is not shown again\n  use it: FLOWCTL_TOKEN=<token> flowctl whoami`);

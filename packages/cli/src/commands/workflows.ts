@@ -100,9 +100,9 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
     workflows
         .command('get')
         .description('show a workflow; -o yaml prints a file `flowctl apply` takes back')
-        .argument('<workflow>', 'id or unique name')
+        .argument('<workflow>', 'its id, or its whole name (exact, case included)')
         .addOption(new Option('-o, --output <format>', 'yaml or json: the workflow as a file').choices(['yaml', 'json']))
-        .addHelpText('after', examples('flowctl workflows get wf_abc', 'flowctl workflows get "Newsletter" -o yaml > newsletter.yaml'))
+        .addHelpText('after', examples('flowctl workflows get wf_abc', 'flowctl workflows get "Newsletter to subscribers over 30" -o yaml > newsletter.yaml'))
         .action(async (ref: string, opts: { output?: 'yaml' | 'json' }) => {
             const c = ctx();
             const api = await client(c);
@@ -134,9 +134,9 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
         .command('rm')
         .alias('delete')
         .description('delete a workflow and all its runs')
-        .argument('<workflow>', 'id or unique name')
+        .argument('<workflow>', 'its id, or its whole name (exact, case included)')
         .option('-y, --yes', 'do not ask for confirmation')
-        .addHelpText('after', examples('flowctl workflows rm wf_abc', 'flowctl workflows rm "Newsletter" --yes'))
+        .addHelpText('after', examples('flowctl workflows rm wf_abc', 'flowctl workflows rm "Newsletter to subscribers over 30" --yes'))
         .action(async (ref: string, opts: { yes?: boolean }) => {
             const c = ctx();
             const api = await client(c);

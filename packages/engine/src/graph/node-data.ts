@@ -104,6 +104,9 @@ export function checkNodeData(type: NodeType, data: Record<string, unknown>, pat
     return problems;
 }
 
+/** Outputs every AI node has besides its declared ones. */
+export const AI_COST_OUTPUTS: readonly string[] = ['aiCalls', 'aiPromptTokens', 'aiCompletionTokens'];
+
 function checkAiOutput(data: Record<string, unknown>, path: string): Problem[] {
     if (!Object.hasOwn(data, 'output')) {
         return [{ path, message: "an AI node needs 'output': a list of {name, type} fields to extract" }];
@@ -130,6 +133,11 @@ function checkAiOutput(data: Record<string, unknown>, path: string): Problem[] {
             problems.push({
                 path: `${at}.name`,
                 message: `output name ${typeof name === 'string' ? `'${name}'` : `(${describeType(name)})`} must be an identifier: letters, digits and '_', not starting with a digit`
+            });
+        } else if (AI_COST_OUTPUTS.includes(name) || (name === 'items' && typeof data.forEach === 'string')) {
+            problems.push({
+                path: `${at}.name`,
+                message: `output name '${name}' is taken by the node's own '${name}' output${name === 'items' ? ' (the elements with their replies)' : ' (what its model calls cost)'}: choose another name`
             });
         } else if (names.has(name)) {
             problems.push({ path: `${at}.name`, message: `output name '${name}' is already used by output[${names.get(name)}]` });

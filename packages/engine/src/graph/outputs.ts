@@ -2,27 +2,40 @@
 // output, is it an array?) and the executor.
 
 import type { AiData, GraphNode } from '../types.js';
+import { AI_COST_OUTPUTS } from './node-data.js';
 
-export type OutputKind = 'array' | 'string';
+export type OutputKind = 'array' | 'string' | 'number';
 
-/** Template outputs of a node, by name. TRIGGER and OUTPUT have none. */
+/**
+ * Template outputs of a node, by name. TRIGGER and OUTPUT have none. DATA_SOURCE and FILTER also give
+ * `count` (how many rows / items), so a message can say how many without listing them.
+ */
 export function templateOutputs(node: GraphNode): Map<string, OutputKind> {
     switch (node.type) {
         case 'DATA_SOURCE':
-            return new Map([['rows', 'array']]);
+            return new Map<string, OutputKind>([
+                ['rows', 'array'],
+                ['count', 'number']
+            ]);
         case 'FILTER':
-            return new Map([['items', 'array']]);
+            return new Map<string, OutputKind>([
+                ['items', 'array'],
+                ['count', 'number']
+            ]);
         case 'AI': {
             const data = node.data as AiData;
             const outputs = new Map<string, OutputKind>();
             if (!Array.isArray(data.output)) return outputs;
-            // With forEach, every declared output becomes an array of per-element values.
+            // With forEach, every declared output becomes an array of per-element values, and `items`
+            // holds the elements with their replies.
             const perElement = typeof data.forEach === 'string';
+            if (perElement) outputs.set('items', 'array');
             for (const field of data.output) {
                 if (field !== null && typeof field === 'object' && typeof field.name === 'string') {
                     outputs.set(field.name, perElement ? 'array' : field.type === 'array' ? 'array' : 'string');
                 }
             }
+            for (const name of AI_COST_OUTPUTS) outputs.set(name, 'number');
             return outputs;
         }
         default:

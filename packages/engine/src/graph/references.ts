@@ -131,7 +131,7 @@ function checkRef(
             return;
         }
         if (arrayField !== null && kind !== 'array') {
-            ctx.report(node.id, path, `'${arrayField}' must refer to an array, but ${ref.text} is a string`);
+            ctx.report(node.id, path, `'${arrayField}' must refer to an array, but ${ref.text} is a ${kind}`);
             return;
         }
     }

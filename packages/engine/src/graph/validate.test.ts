@@ -284,7 +284,7 @@ describe('validateGraph: templates and filters', () => {
             message: "{{dss.rows}} refers to node 'dss', which does not exist (did you mean 'ds'?)"
         });
         expect(only(withField(3, 'body', '{{ds.row}}')).message).toBe(
-            "{{ds.row}}: node 'ds' (DATA_SOURCE) has no output 'row' (did you mean 'rows'?); its outputs are 'rows'"
+            "{{ds.row}}: node 'ds' (DATA_SOURCE) has no output 'row' (did you mean 'rows'?); its outputs are 'rows', 'count'"
         );
         expect(only(withField(3, 'body', '{{adults.rows}}')).message).toMatch(/node 'adults' \(FILTER\) has no output 'rows'.*'items'/);
         expect(only(withField(3, 'body', '{{start.x}}')).message).toBe("{{start.x}} refers to node 'start', but a TRIGGER node has no outputs");
@@ -332,11 +332,38 @@ describe('validateGraph: templates and filters', () => {
         expect(only(ai)).toEqual({ nodeId: 'm2', path: 'nodes[5].data.forEach', message: "'forEach' must refer to an array, but {{ai.s}} is a string" });
     });
 
+    it('knows the count of DATA_SOURCE and FILTER: usable in text, not as a list', () => {
+        const counted = withNode(output('staff', '{{ds.rows}}', { body: '{{adults.count}} of {{ds.count}}' }), 'adults');
+        expect(validateGraph(counted).ok).toBe(true);
+        const asList = withNode(output('m2', '{{ds.count}}'));
+        expect(only(asList)).toEqual({ nodeId: 'm2', path: 'nodes[4].data.forEach', message: "'forEach' must refer to an array, but {{ds.count}} is a number" });
+    });
+
     it('treats every output of a forEach AI node as an array', () => {
         const ai = withNode({ id: 'ai', type: 'AI', data: { prompt: '{{item.a}}', forEach: '{{ds.rows}}', output: [{ name: 's', type: 'string' }] } });
         ai.nodes.push(output('m2', '{{ai.s}}'));
         ai.edges.push(...chain('ai', 'm2'));
         expect(validateGraph(ai).ok).toBe(true);
+    });
+
+    it('knows a forEach AI node\'s items and every AI node\'s cost outputs, and keeps those names for them', () => {
+        const ai = withNode({ id: 'ai', type: 'AI', data: { prompt: '{{item.a}}', forEach: '{{ds.rows}}', output: [{ name: 's', type: 'string' }] } });
+        ai.nodes.push(output('m2', '{{ai.items}}', { body: '{{item.s}} ({{ai.aiCalls}} calls, {{ai.aiPromptTokens}} + {{ai.aiCompletionTokens}} tokens)' }));
+        ai.edges.push(...chain('ai', 'm2'));
+        expect(validateGraph(ai).ok).toBe(true);
+        const single = withNode({ id: 'ai', type: 'AI', data: { prompt: 'p', output: [{ name: 'items', type: 'array' }] } });
+        single.nodes.push(output('m2', '{{ai.items}}'), output('m3', '{{ai.aiCalls}}'));
+        single.edges.push(...chain('ai', 'm2'), ...chain('ai', 'm3'));
+        expect(only(single)).toEqual({ nodeId: 'm3', path: 'nodes[6].data.forEach', message: "'forEach' must refer to an array, but {{ai.aiCalls}} is a number" });
+        const taken = withNode({
+            id: 'ai',
+            type: 'AI',
+            data: { prompt: 'p', forEach: '{{ds.rows}}', output: [{ name: 'items', type: 'string' }, { name: 'aiCalls', type: 'string' }] }
+        });
+        expect(problems(taken).map((p) => [p.path, p.message])).toEqual([
+            ['nodes[4].data.output[0].name', "output name 'items' is taken by the node's own 'items' output (the elements with their replies): choose another name"],
+            ['nodes[4].data.output[1].name', "output name 'aiCalls' is taken by the node's own 'aiCalls' output (what its model calls cost): choose another name"]
+        ]);
     });
 
     it('reports template syntax errors and filter errors at their field', () => {

@@ -1,6 +1,6 @@
 // In-memory Ports for executor tests: the engine is pure and ports are its boundary, so plain
 // objects recording calls are the honest way to drive it.
-import type { AiRequest, DataSourceData, DeliveryKey, ExecuteHooks, MailMessage, NodeState, PortContext, Ports, Row } from '../types.js';
+import type { AiAnswer, AiRequest, DataSourceData, DeliveryKey, ExecuteHooks, MailMessage, NodeState, PortContext, Ports, Row } from '../types.js';
 
 export interface FakePorts extends Ports {
     loads: DataSourceData[];
@@ -11,7 +11,11 @@ export interface FakePorts extends Ports {
 
 export interface FakeOptions {
     rows?: Record<string, Row[] | (() => unknown)>;
+    /** The model's reply (as parsed JSON), or a promise of it; wrapped as an answer with usage 3 + 2 tokens. */
     reply?: (request: AiRequest) => unknown;
+    /** Instead of `reply`: the whole answer. */
+    answer?: (request: AiRequest, ctx: PortContext) => AiAnswer | Promise<AiAnswer>;
+    aiConcurrency?: number;
     /** Called before a message is accepted; throw to reject it. */
     beforeSend?: (message: MailMessage, key: DeliveryKey, ctx: PortContext) => void | Promise<void>;
 }
@@ -29,11 +33,14 @@ export function fakePorts(options: FakeOptions = {}): FakePorts {
             if (source === undefined) throw new Error(`upload '${data.uploadId}' not found`);
             return (typeof source === 'function' ? source() : source) as Row[];
         },
-        async complete(request) {
+        async complete(request, ctx) {
             ports.requests.push(request);
+            if (options.answer !== undefined) return options.answer(request, ctx);
             if (options.reply === undefined) throw new Error('no language model configured');
-            return options.reply(request);
+            const reply = await options.reply(request);
+            return { reply, text: JSON.stringify(reply) ?? '', usage: { promptTokens: 3, completionTokens: 2 } };
         },
+        ...(options.aiConcurrency === undefined ? {} : { aiConcurrency: options.aiConcurrency }),
         async sendMail(message, key, ctx) {
             await options.beforeSend?.(message, key, ctx);
             ports.sent.push({ message, key });

@@ -1,7 +1,8 @@
 import { FilterError } from '../errors.js';
 import { compileFilter, type FilterPredicate } from '../filter/index.js';
+import { Slicer } from '../slices.js';
 import type { FilterData } from '../types.js';
-import { type NodeHandler, NodeFailure, resolveArray } from './context.js';
+import { type NodeHandler, NodeFailure, RunCancelled, resolveArray } from './context.js';
 
 export const runFilter: NodeHandler = async (node, ctx) => {
     const data = node.data as FilterData;
@@ -14,11 +15,17 @@ export const runFilter: NodeHandler = async (node, ctx) => {
         throw error;
     }
     // Elements are shared with the source output, not copied: outputs are never mutated.
+    // A million rows take a while: the loop gives way every few milliseconds, and stops there on cancel.
     const items: unknown[] = [];
+    const slicer = new Slicer();
     for (let i = 0; i < source.length; i++) {
+        if (slicer.due) {
+            await slicer.pause();
+            if (ctx.signal.aborted) throw new RunCancelled(`run cancelled after filtering ${i} of ${source.length} elements`);
+        }
         const element = source[i];
         if (matches(element)) items.push(element);
     }
     ctx.result.filteredOut += source.length - items.length;
-    return { items };
+    return { items, count: items.length };
 };

@@ -18,6 +18,16 @@ function node(outcome: { nodes: NodeState[] }, id: string): NodeState {
 const rows = (...emails: Array<string | null>): Row[] => emails.map((email, i) => ({ name: `P${i}`, email }));
 
 describe('OUTPUT', () => {
+    it('does not count an element the ports report as delivered by another run', async () => {
+        const ports = fakePorts({ rows: { 'up-1': rows('a@example.com', 'b@example.com', 'c@example.com') } });
+        const send = ports.sendMail;
+        ports.sendMail = async (message, key, ctx) => (key.index === 1 ? false : send(message, key, ctx));
+        const outcome = await executeRun(mailGraph(), { ports, resume: [] });
+        expect(ports.sent.map((s) => s.key.index)).toEqual([0, 2]);
+        expect(node(outcome, 'mail')).toMatchObject({ status: 'SUCCESS', output: { emailsSent: 2 } });
+        expect(outcome.result.emailsSent).toBe(2);
+    });
+
     it('sends the valid e-mails and fails the node naming each failed element', async () => {
         const ports = fakePorts({
             rows: { 'up-1': rows('a@example.com', 'bob@', 'c@example.com', null, '  d@example.com ', 'e@example.com', 'Eve <e@x.com>') },

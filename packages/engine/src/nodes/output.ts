@@ -59,7 +59,10 @@ export const runOutput: NodeHandler = async (node, ctx) => {
             return;
         }
         try {
-            await ctx.ports.sendMail(message, { nodeId: node.id, index: i }, ctx.port);
+            if ((await ctx.ports.sendMail(message, { nodeId: node.id, index: i }, ctx.port)) === false) {
+                done++;
+                return;
+            }
         } catch (error) {
             if (ctx.signal.aborted) {
                 halt ??= 'cancelled';

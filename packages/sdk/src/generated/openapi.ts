@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal API token for programs and CI
-         * @description The answer carries the token once; only its hash is stored. It is accepted as `Authorization: Bearer` wherever an access token is, until it expires or is revoked. Needs an access token: an API token cannot create others (403). At most 50 per account (409).
+         * @description The answer carries the token once; only its hash is stored. It is accepted as `Authorization: Bearer` wherever an access token is, until it expires (90 days unless `expiresInDays` says otherwise, at most 365) or is revoked. Needs an access token from a sign-in of the last 10 minutes, or the password again as `password` (403 otherwise); an API token cannot create others (403). At most 50 per account (409).
          */
         post: operations["postAccountTokens"];
         delete?: never;
@@ -141,6 +141,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the account’s password
+         * @description Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). Other sessions stay signed in. The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).
+         */
+        post: operations["postAuthPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/refresh-token": {
         parameters: {
             query?: never;
@@ -194,7 +214,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a new verification code
-         * @description Always 202 with the same message, whether or not the address has an account, so it cannot be used to find accounts. At most one code a minute is sent; requests within that minute send nothing. When several sign-ups of the address are pending, no code is sent, only a note to register again.
+         * @description Always 202 with the same message, whether or not the address has an account, so it cannot be used to find accounts. At most one code a minute per address: within a minute of the last resend or registration of the address, 429 with Retry-After (the seconds to wait), for every address alike. When several sign-ups of the address are pending, no code is sent, only a note to register again.
          */
         post: operations["postAuthResendOtp"];
         delete?: never;
@@ -235,6 +255,8 @@ export interface paths {
         /**
          * Confirm the e-mailed code; activates the account and returns tokens
          * @description A code lasts 10 minutes and allows 5 wrong tries; after that, request a new one with POST /api/auth/resend-otp. Every wrong case (unknown address, wrong, expired or used-up code, address already verified) answers the same 400.
+         *
+         *     When more than one sign-up of the address was pending, no password chosen at sign-up is kept (any of them may be a stranger’s): the answer says `passwordSetupRequired: true`, and the account needs POST /api/auth/password (with these tokens) or a password reset before a password log-in works.
          */
         post: operations["postAuthVerifyEmail"];
         delete?: never;
@@ -527,7 +549,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Page through one node's whole output */
+        /**
+         * Page through one node's whole output
+         * @description A DATA_SOURCE's rows and a FILTER's items are read again from the run's upload for each page (a Drive file as it is now). Other outputs are kept whole when small; of a larger one only the elements the run detail shows are kept, and a page past them answers 409.
+         */
         get: operations["getWorkflowsRunsByRunIdNodesByNodeIdOutput"];
         put?: never;
         post?: never;
@@ -676,6 +701,8 @@ export interface operations {
                             apiKeyLast4: string | null;
                             apiKeySet: boolean;
                             baseUrl: string | null;
+                            /** @description Model calls in flight per AI node at most; null: the server's AI_CONCURRENCY */
+                            concurrency: number | null;
                             model: string | null;
                         };
                     };
@@ -773,6 +800,8 @@ export interface operations {
                          * @description An OpenAI-compatible endpoint, e.g. https://api.openai.com/v1. null: the server default.
                          */
                         baseUrl?: string | null;
+                        /** @description Fewer model calls in flight per AI node than the server's AI_CONCURRENCY (a higher value has no effect). null: the server's. */
+                        concurrency?: number | null;
                         /** @description null: the server default. */
                         model?: string | null;
                     };
@@ -800,6 +829,8 @@ export interface operations {
                             apiKeyLast4: string | null;
                             apiKeySet: boolean;
                             baseUrl: string | null;
+                            /** @description Model calls in flight per AI node at most; null: the server's AI_CONCURRENCY */
+                            concurrency: number | null;
                             model: string | null;
                         };
                     };
@@ -958,7 +989,7 @@ export interface operations {
                         createdAt: string;
                         /**
                          * Format: date-time
-                         * @description null: never expires
+                         * @description null only for tokens made before expiries were required
                          */
                         expiresAt: string | null;
                         id: string;
@@ -1057,10 +1088,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Left out: the token lasts until revoked */
+                    /**
+                     * @description Days until the token expires (default 90, at most 365)
+                     * @default 90
+                     */
                     expiresInDays?: number;
                     /** @description What the token is for, e.g. "CI deploys" */
                     name: string;
+                    /** @description The account's password, needed when the session signed in more than 10 minutes ago (instead of logging in again) */
+                    password?: string;
                 };
             };
         };
@@ -1084,7 +1120,7 @@ export interface operations {
                         createdAt: string;
                         /**
                          * Format: date-time
-                         * @description null: never expires
+                         * @description null only for tokens made before expiries were required
                          */
                         expiresAt: string | null;
                         id: string;
@@ -1988,6 +2024,180 @@ export interface operations {
             };
         };
     };
+    postAuthPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    newPassword: string;
+                    /** @description The current password, when the sign-in is older than 10 minutes */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postAuthRefreshToken: {
         parameters: {
             query?: never;
@@ -2632,6 +2842,8 @@ export interface operations {
                         accessToken: string;
                         /** @description Seconds until the access token expires */
                         expiresIn: number;
+                        /** @description true when more than one sign-up of the address was pending: none of their passwords was kept, so set one with POST /api/auth/password before logging in with a password */
+                        passwordSetupRequired: boolean;
                         /** @description Works once: exchange it at POST /api/auth/refresh-token for a new pair */
                         refreshToken: string;
                     };
@@ -5333,6 +5545,12 @@ export interface operations {
                         }[];
                         /** @description Final once the run is terminal; while it runs, rows loaded and e-mails sent so far */
                         result: {
+                            /** @description Present once an AI node ran: language-model calls made for the run (a reply asked again counts twice) */
+                            aiCalls?: number;
+                            /** @description Present once an AI node ran: completion tokens, as the replies' usage reported them */
+                            aiCompletionTokens?: number;
+                            /** @description Present once an AI node ran: prompt tokens, as the replies' usage reported them */
+                            aiPromptTokens?: number;
                             emailsSent: number;
                             filteredOut: number;
                             /** @description Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies */
@@ -5529,6 +5747,12 @@ export interface operations {
                         }[];
                         /** @description Final once the run is terminal; while it runs, rows loaded and e-mails sent so far */
                         result: {
+                            /** @description Present once an AI node ran: language-model calls made for the run (a reply asked again counts twice) */
+                            aiCalls?: number;
+                            /** @description Present once an AI node ran: completion tokens, as the replies' usage reported them */
+                            aiCompletionTokens?: number;
+                            /** @description Present once an AI node ran: prompt tokens, as the replies' usage reported them */
+                            aiPromptTokens?: number;
                             emailsSent: number;
                             filteredOut: number;
                             /** @description Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies */
@@ -5606,6 +5830,12 @@ export interface operations {
                         }[];
                         /** @description Final once the run is terminal; while it runs, rows loaded and e-mails sent so far */
                         result: {
+                            /** @description Present once an AI node ran: language-model calls made for the run (a reply asked again counts twice) */
+                            aiCalls?: number;
+                            /** @description Present once an AI node ran: completion tokens, as the replies' usage reported them */
+                            aiCompletionTokens?: number;
+                            /** @description Present once an AI node ran: prompt tokens, as the replies' usage reported them */
+                            aiPromptTokens?: number;
                             emailsSent: number;
                             filteredOut: number;
                             /** @description Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies */
@@ -5855,6 +6085,23 @@ export interface operations {
             };
             /** @description No such resource for this account */
             404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state: `message` says which */
+            409: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: number;

@@ -1,5 +1,5 @@
 import type { Flowctl, RequestOptions } from '../client.js';
-import type { Account, LoginParams, Message, RegisterParams, TokenPair, VerifyEmailParams } from '../types.js';
+import type { Account, LoginParams, Message, RegisterParams, SetPasswordParams, TokenPair, VerifiedTokens, VerifyEmailParams } from '../types.js';
 
 /** Sign-up, log-in and the client's tokens: `client.auth`. */
 export class Auth {
@@ -15,9 +15,21 @@ export class Auth {
         return res.body as Message;
     }
 
-    /** Confirms the e-mailed code. The client then uses the returned tokens (and hands them to `onTokens`). */
-    async verifyEmail(params: VerifyEmailParams, options?: RequestOptions): Promise<TokenPair> {
-        return this.#signIn('/api/auth/verify-email', params, options);
+    /**
+     * Confirms the e-mailed code. The client then uses the returned tokens (and hands them to `onTokens`).
+     * With `passwordSetupRequired: true` (more than one sign-up of the address was pending, so none of
+     * their passwords was kept) call `setPassword()` next: until then no password logs in.
+     */
+    async verifyEmail(params: VerifyEmailParams, options?: RequestOptions): Promise<VerifiedTokens> {
+        return (await this.#signIn('/api/auth/verify-email', params, options)) as VerifiedTokens;
+    }
+
+    /**
+     * Sets the account's password. Needs a sign-in (log-in or verify-email) of the last 10 minutes, or
+     * the current password as `password`; the server answers 403 otherwise.
+     */
+    async setPassword(params: SetPasswordParams, options?: RequestOptions): Promise<void> {
+        await this.#client.request({ ...options, method: 'POST', path: '/api/auth/password', json: params });
     }
 
     /** E-mails a new verification code (the answer is the same whether or not the address has an account). */

@@ -8,6 +8,10 @@ import { sql as deliveryIntents } from './006-delivery-intents.js';
 import { sql as sdkServer } from './007-sdk-server.js';
 import { sql as google } from './008-google.js';
 import { sql as deliveryAttempts } from './009-delivery-attempts.js';
+import { sql as sessions } from './010-sessions.js';
+import { sql as aiReplies } from './011-ai-replies.js';
+import { sql as runStrikes } from './013-run-strikes.js';
+import { sql as runSlots } from './014-run-slots.js';
 
 export interface Migration {
     id: number;
@@ -24,5 +28,9 @@ export const migrations: Migration[] = [
     { id: 6, name: '006-delivery-intents', sql: deliveryIntents },
     { id: 7, name: '007-sdk-server', sql: sdkServer },
     { id: 8, name: '008-google', sql: google },
-    { id: 9, name: '009-delivery-attempts', sql: deliveryAttempts }
+    { id: 9, name: '009-delivery-attempts', sql: deliveryAttempts },
+    { id: 10, name: '010-sessions', sql: sessions },
+    { id: 11, name: '011-ai-replies', sql: aiReplies },
+    { id: 13, name: '013-run-strikes', sql: runStrikes },
+    { id: 14, name: '014-run-slots', sql: runSlots }
 ];

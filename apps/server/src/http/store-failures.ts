@@ -1,0 +1,37 @@
+import Boom from '@hapi/boom';
+import type * as Hapi from '@hapi/hapi';
+
+import { storeFailure } from '../store/failures.js';
+
+/** Seconds a client is told to wait: a restarting database is usually back within a few. */
+const RETRY_AFTER_UNAVAILABLE = 5;
+const RETRY_AFTER_FULL = 60;
+
+/**
+ * A request that failed because the store is down, frozen (our statement timeout) or full is
+ * answered 503 with Retry-After, as the OpenAPI document promises, not 500: the client did nothing
+ * wrong and may simply try again. Every route and auth scheme reaches the store through the same
+ * client, so this one place sees all such failures.
+ */
+export const registerStoreFailures = (server: Hapi.Server): void => {
+    server.ext('onPreResponse', (request, h) => {
+        const response = request.response;
+        if (!('isBoom' in response) || !response.isBoom || response.output.statusCode !== 500) {
+            return h.continue;
+        }
+
+        const failure = storeFailure(response) ?? storeFailure(response.data);
+        if (!failure) {
+            return h.continue;
+        }
+
+        const answer =
+            failure === 'full'
+                ? Boom.serverUnavailable("The server's storage is full: nothing can be saved until its operator frees disk space. Try again later.")
+                : Boom.serverUnavailable('The database is unavailable at the moment. Try again shortly.');
+        answer.output.headers['Retry-After'] = String(failure === 'full' ? RETRY_AFTER_FULL : RETRY_AFTER_UNAVAILABLE);
+        // The cause stays in the logs (logging.ts logs 5xx with their error).
+        answer.data = { cause: response.message };
+        return answer;
+    });
+};

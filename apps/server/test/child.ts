@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import Net from 'node:net';
+import Path from 'node:path';
+
+import type { TestAccount } from './fixtures.js';
+import type { TestStore } from './harness.js';
+import type { RunJson } from './run-fixtures.js';
+
+// The built server as separate processes, for tests that SIGKILL a worker and start another.
+
+export const MAIN = Path.resolve(import.meta.dirname, '..', 'dist', 'main.js');
+
+const freePort = () =>
+    new Promise<number>((resolve) => {
+        const probe = Net.createServer().listen(0, '127.0.0.1', () => {
+            const { port } = probe.address() as { port: number };
+            probe.close(() => resolve(port));
+        });
+    });
+
+export interface Child {
+    url: string | null;
+    process: ChildProcess;
+    output: string[];
+    exited: Promise<unknown>;
+}
+
+/** The built server as a separate process: what an operator runs, and what can be SIGKILLed. */
+export const startChild = async (role: 'all' | 'worker', testStore: TestStore, smtpUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Child> => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        FLOWCTL_DATA_DIR: testStore.dataDir,
+        PORT: String(port),
+        SMTP_URL: smtpUrl,
+        MAIL_FROM: 'flowctl <no-reply@flowctl.test>',
+        RUN_LEASE_MS: '2000',
+        // One e-mail at a time: the test holds one message and kills the worker while the server is
+        // accepting it. With several at once, each message under way at the kill may be sent again.
+        SMTP_CONNECTIONS: '1',
+        LOG_LEVEL: 'warn',
+        ...extraEnv
+    };
+    if (testStore.databaseUrl) {
+        env.DATABASE_URL = testStore.databaseUrl;
+    } else {
+        delete env.DATABASE_URL;
+    }
+
+    const child = spawn(process.execPath, [MAIN, `--role=${role}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: string[] = [];
+    child.stdout?.on('data', (chunk) => output.push(String(chunk)));
+    child.stderr?.on('data', (chunk) => output.push(String(chunk)));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (role === 'worker') {
+        return { url: null, process: child, output, exited };
+    }
+
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+        if (child.exitCode !== null || Date.now() > deadline) {
+            throw new Error(`the server did not start:\n${output.join('')}`);
+        }
+
+        if (await fetch(`${url}/readyz`).then((res) => res.ok, () => false)) {
+            return { url, process: child, output, exited };
+        }
+
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+};
+
+export const stopChild = async (child: Child, signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.process.exitCode === null && child.process.signalCode === null) {
+        child.process.kill(signal);
+    }
+
+    await child.exited;
+};
+
+export interface RemoteRuns {
+    enqueue(workflowId: string): Promise<string>;
+    get(runId: string): Promise<RunJson>;
+    call(method: string, path: string): Promise<{ status: number; json: RunJson }>;
+}
+
+/** Just enough of the API over a real socket, for a server in another process. */
+export const remote = (url: string, account: TestAccount): RemoteRuns => {
+    const call = async (method: string, path: string) => {
+        const res = await fetch(`${url}${path}`, { method, headers: account.headers });
+        return { status: res.status, json: (await res.json()) as RunJson };
+    };
+    return {
+        call,
+        enqueue: async (workflowId: string) => (await call('POST', `/api/workflows/${workflowId}/run`)).json.runId,
+        get: async (runId: string) => (await call('GET', `/api/workflows/runs/${runId}`)).json
+    };
+};

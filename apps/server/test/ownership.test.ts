@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createAccount, type TestAccount } from './fixtures.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { readsUpload, triggerOnly, uploadCsv } from './upload-fixtures.js';
+
+// Issue 18 §3: a request about another account's resource answers the 404 an unknown id gets,
+// whatever its body, headers or query: judging them first would tell that the id exists.
+
+interface Body {
+    name: string;
+    payload?: string | object;
+    headers?: Record<string, string>;
+}
+
+/** Bodies each of which some check refuses (400, 415) when the resource is the caller's. */
+const BODIES: Body[] = [
+    { name: 'none' },
+    { name: 'not JSON', payload: '{"name": ', headers: { 'content-type': 'application/json' } },
+    { name: 'a form', payload: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    { name: 'plain text', payload: 'hello', headers: { 'content-type': 'text/plain' } },
+    { name: 'unknown keys', payload: { bogus: true } },
+    { name: 'an invalid graph', payload: { graph: { nodes: [{ id: 'a', type: 'NOPE', data: {} }], edges: [{ source: 'a', target: 'b' }] } } },
+    { name: 'a graph of the wrong shape', payload: { graph: { nodes: 'all of them' } } },
+    { name: 'a NUL character', payload: { name: 'a\u0000b' } },
+    { name: 'deep nesting', payload: JSON.stringify({ name: JSON.parse(`${'['.repeat(200)}${']'.repeat(200)}`) }), headers: { 'content-type': 'application/json' } },
+    { name: 'an invalid Idempotency-Key', payload: {}, headers: { 'idempotency-key': 'has spaces in it' } }
+];
+
+describe("another account's resources answer 404 before anything judges the request", () => {
+    let t: TestServer;
+    let owner: TestAccount;
+    let intruder: TestAccount;
+    const ids: Record<string, string> = {};
+
+    beforeAll(async () => {
+        t = await startTestServer();
+        owner = await createAccount(t);
+        intruder = await createAccount(t);
+        ids.upload = (await uploadCsv(t, owner, 'name,email\nAda,ada@example.test\n')).json.uploadId;
+        const workflow = await t.request({ method: 'POST', url: '/api/workflows', headers: owner.headers, payload: { name: 'Mine', graph: readsUpload(ids.upload!) } });
+        ids.workflow = workflow.json.workflowId;
+        const other = await t.request({ method: 'POST', url: '/api/workflows', headers: owner.headers, payload: { name: 'Trigger only', graph: triggerOnly() } });
+        ids.run = (await t.request({ method: 'POST', url: `/api/workflows/${other.json.workflowId}/run`, headers: owner.headers })).json.runId;
+        ids.apiToken = (await t.request({ method: 'POST', url: '/api/account/tokens', headers: owner.headers, payload: { name: 'ci' } })).json.id;
+        expect(Object.values(ids).every(Boolean), JSON.stringify(ids)).toBe(true);
+    });
+    afterAll(() => t.close());
+
+    // Every route that names a resource in its path and may carry a body.
+    const ROUTES: { method: string; path: (id: string) => string; kind: keyof typeof NOT_FOUND }[] = [
+        { method: 'PATCH', path: (id) => `/api/workflows/${id}`, kind: 'workflow' },
+        { method: 'DELETE', path: (id) => `/api/workflows/${id}`, kind: 'workflow' },
+        { method: 'POST', path: (id) => `/api/workflows/${id}/run`, kind: 'workflow' },
+        { method: 'POST', path: (id) => `/api/workflows/${id}/webhook-secret`, kind: 'workflow' },
+        { method: 'POST', path: (id) => `/api/workflows/runs/${id}/cancel`, kind: 'run' },
+        { method: 'POST', path: (id) => `/api/workflows/runs/${id}/retry`, kind: 'run' },
+        { method: 'DELETE', path: (id) => `/api/uploads/${id}`, kind: 'upload' },
+        { method: 'DELETE', path: (id) => `/api/account/tokens/${id}`, kind: 'apiToken' }
+    ];
+    const NOT_FOUND = {
+        workflow: (id: string) => `Workflow '${id}' not found`,
+        run: (id: string) => `Run '${id}' not found`,
+        upload: (id: string) => `Upload '${id}' not found`,
+        apiToken: (id: string) => `API token '${id}' not found`
+    };
+
+    const send = (who: TestAccount, method: string, url: string, body: Body) =>
+        t.request({ method, url, headers: { ...who.headers, ...body.headers }, ...(body.payload === undefined ? {} : { payload: body.payload }) });
+
+    for (const route of ROUTES) {
+        it(`${route.method} ${route.path(`{${route.kind}}`)}`, async () => {
+            const id = ids[route.kind]!;
+            for (const body of BODIES) {
+                const res = await send(intruder, route.method, route.path(id), body);
+                expect({ body: body.name, status: res.statusCode, json: res.json }).toEqual({
+                    body: body.name,
+                    status: 404,
+                    json: { statusCode: 404, error: 'Not Found', message: NOT_FOUND[route.kind](id) }
+                });
+            }
+        });
+    }
+
+    it('judges the body as before when the resource is the caller’s', async () => {
+        const url = `/api/workflows/${ids.workflow}`;
+        const expected: Record<string, number> = {
+            'not JSON': 400,
+            'a form': 415,
+            'unknown keys': 400,
+            'an invalid graph': 400,
+            'a graph of the wrong shape': 400,
+            'a NUL character': 400,
+            'deep nesting': 400
+        };
+        for (const body of BODIES.filter((b) => b.name in expected)) {
+            const res = await send(owner, 'PATCH', url, body);
+            expect({ body: body.name, status: res.statusCode }).toEqual({ body: body.name, status: expected[body.name] });
+        }
+
+        const invalidGraph = await send(owner, 'PATCH', url, BODIES.find((b) => b.name === 'an invalid graph')!);
+        expect(invalidGraph.json.message).toMatch(/Invalid workflow graph/);
+        // And nothing the intruder sent changed it.
+        const workflow = await t.request({ method: 'GET', url, headers: owner.headers });
+        expect(workflow.json).toMatchObject({ name: 'Mine', graph: readsUpload(ids.upload!) });
+    });
+
+    it('answers an unknown id exactly as another account’s', async () => {
+        const res = await send(intruder, 'PATCH', '/api/workflows/wf_doesnotexist', BODIES.find((b) => b.name === 'an invalid graph')!);
+        expect(res.statusCode).toBe(404);
+        expect(res.json.message).toBe(NOT_FOUND.workflow('wf_doesnotexist'));
+    });
+});

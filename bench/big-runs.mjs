@@ -1,0 +1,228 @@
+// Big runs in bounded memory (issue 19), through the built server on both stores: while one account's
+// big run executes, another account's authenticated GET /api/workflows and /readyz are measured.
+//  - 26,214,398 rows of one tiny column (a 50 MiB upload) through a FILTER: over RUN_MEMORY_MB, it must
+//    fail at once with the figures;
+//  - 1,000,000 rows `1,2` read by ten FILTERs;
+//  - a realistic 50 MiB CSV of about 500,000 rows (name,email,age,city) through a FILTER and an OUTPUT
+//    to a local SMTP sink.
+// Each prints the time to the run's end, the server's peak RSS, the other account's GET p50/p99 and
+// /readyz failures. Heavy: run it alone (`npm run bench big-runs`).
+import { startServer } from './lib/server.mjs';
+import { createAccount, startSink } from './lib/smtp-sink.mjs';
+
+const TARGETS = { othersP99Ms: 250, readyzFailures: 0, worstRssMb: 1024, realisticRssMb: 512 };
+const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
+const MB = 1024 * 1024;
+
+const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+
+const check = async (res, status, what) => {
+    if (res.status !== status) {
+        throw new Error(`${what} answered ${res.status}: ${await res.text()}`);
+    }
+
+    return res.json();
+};
+
+const tinyRows = () => Buffer.from(`a\n${'1\n'.repeat(26_214_398)}`.slice(0, -1));
+const onesAndTwos = () => Buffer.from(`a,b\n${'1,2\n'.repeat(1_000_000)}`);
+const CITIES = ['Paris', 'Berlin', 'Madrid', 'Rome', 'Lisbon', 'Vienna', 'Prague', 'Dublin'];
+const realistic = () => {
+    const lines = ['name,email,age,city'];
+    let bytes = 0;
+    for (let i = 0; bytes < 50 * MB - 200; i++) {
+        // Padded names make rows of about 105 bytes: 50 MiB is about 500,000 rows.
+        const line = `Person number ${i} ${'x'.repeat(40)},person.${i}@example.test,${18 + (i % 73)},${CITIES[i % CITIES.length]}`;
+        bytes += line.length + 1;
+        lines.push(line);
+    }
+
+    return Buffer.from(lines.join('\n'));
+};
+
+const bench = async (store) => {
+    const sink = await startSink();
+    const server = await startServer({ store, env: { ...env, SMTP_URL: sink.url } });
+    if (!server) {
+        await sink.close();
+        return true;
+    }
+
+    let met = true;
+    const report = (what, value, target, ok) => {
+        met &&= ok;
+        console.log(`${store.padEnd(8)} ${what.padEnd(52)} ${value.padStart(14)}   target ${target.padEnd(10)} ${ok ? 'ok' : 'MISSED'}`);
+    };
+
+    try {
+        const heavy = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
+        const other = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
+        const json = (auth) => ({ ...auth, 'content-type': 'application/json' });
+        await check(
+            await fetch(`${server.url}/api/workflows`, {
+                method: 'POST',
+                headers: json(other),
+                body: JSON.stringify({ name: 'other', graph: { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] } })
+            }),
+            201,
+            'other workflow'
+        );
+
+        // On a busy machine a 50 MiB body can pause past BODY_TIMEOUT_SECONDS (answered 408, the socket closed): try again.
+        const upload = async (bytes) => {
+            for (let attempt = 1; ; attempt++) {
+                const form = new FormData();
+                form.append('file', new Blob([bytes], { type: 'text/csv' }), 'big.csv');
+                try {
+                    return (await check(await fetch(`${server.url}/api/uploads`, { method: 'POST', body: form, headers: heavy }), 201, 'upload')).uploadId;
+                } catch (err) {
+                    if (attempt === 3) {
+                        throw err;
+                    }
+
+                    console.log(`note: upload attempt ${attempt} failed (${err.cause?.code ?? err.message}); trying again`);
+                }
+            }
+        };
+
+        const scenario = async (name, bytesOf, graphOf, { rssTarget, expect }) => {
+            if (only && !name.includes(only)) {
+                return;
+            }
+
+            const uploadId = await upload(bytesOf());
+            const workflowId = (
+                await check(
+                    await fetch(`${server.url}/api/workflows`, { method: 'POST', headers: json(heavy), body: JSON.stringify({ name, graph: graphOf(uploadId) }) }),
+                    201,
+                    'workflow'
+                )
+            ).workflowId;
+
+            const baseRss = server.rssBytes();
+            let peakRss = baseRss;
+            let done = false;
+            const sampler = (async () => {
+                while (!done) {
+                    peakRss = Math.max(peakRss, server.rssBytes());
+                    await sleep(50);
+                }
+            })();
+            const latencies = [];
+            let readyzFailures = 0;
+            const others = (async () => {
+                while (!done) {
+                    const started = performance.now();
+                    const res = await fetch(`${server.url}/api/workflows`, { headers: other });
+                    await res.arrayBuffer();
+                    latencies.push(performance.now() - started);
+                    const ready = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(5000) }).then(
+                        async (r) => {
+                            await r.arrayBuffer();
+                            return r.ok;
+                        },
+                        () => false
+                    );
+                    readyzFailures += ready ? 0 : 1;
+                    await sleep(20);
+                }
+            })();
+
+            const started = performance.now();
+            const { runId } = await check(await fetch(`${server.url}/api/workflows/${workflowId}/run`, { method: 'POST', headers: heavy }), 202, 'enqueue');
+            let run;
+            for (;;) {
+                run = await check(await fetch(`${server.url}/api/workflows/runs/${runId}`, { headers: heavy }), 200, 'get run');
+                if (run.completedAt) {
+                    break;
+                }
+
+                await sleep(100);
+            }
+
+            const seconds = (performance.now() - started) / 1000;
+            done = true;
+            await Promise.all([sampler, others]);
+            const sorted = latencies.sort((a, b) => a - b);
+            const p99 = percentile(sorted, 99);
+            console.log(`${store.padEnd(8)} ${name}: ${run.status}${run.error ? ` (${run.error.slice(0, 160)}…)` : ''}, result ${JSON.stringify(run.result)}`);
+            report(`${name}: time to end`, `${seconds.toFixed(1)} s`, '-', true);
+            report(`${name}: expected end`, run.status, expect, run.status === expect);
+            report(`${name}: server peak RSS`, `${Math.round(peakRss / MB)} MB`, `≤ ${rssTarget} MB`, peakRss <= rssTarget * MB);
+            report(`${name}: other account's GET p50 / p99`, `${percentile(sorted, 50).toFixed(0)} / ${p99.toFixed(0)} ms`, `p99 ≤ ${TARGETS.othersP99Ms}`, p99 <= TARGETS.othersP99Ms);
+            report(`${name}: /readyz failures (of ${latencies.length})`, String(readyzFailures), '0', readyzFailures === TARGETS.readyzFailures);
+            const storeOom = server.output.join('').includes('out of memory');
+            report(`${name}: store out-of-memory errors logged`, storeOom ? 'yes' : 'none', 'none', !storeOom);
+        };
+
+        await scenario(
+            '26M tiny rows → FILTER',
+            tinyRows,
+            (uploadId) => ({
+                nodes: [
+                    { id: 'start', type: 'TRIGGER', data: {} },
+                    { id: 'src', type: 'DATA_SOURCE', data: { uploadId } },
+                    { id: 'big', type: 'FILTER', data: { source: '{{src.rows}}', expr: 'a > 5' } }
+                ],
+                edges: [
+                    { source: 'start', target: 'src' },
+                    { source: 'src', target: 'big' }
+                ]
+            }),
+            { rssTarget: TARGETS.worstRssMb, expect: 'FAILED' }
+        );
+
+        await scenario(
+            '1M rows × 10 FILTERs',
+            onesAndTwos,
+            (uploadId) => ({
+                nodes: [
+                    { id: 'start', type: 'TRIGGER', data: {} },
+                    { id: 'src', type: 'DATA_SOURCE', data: { uploadId } },
+                    ...Array.from({ length: 10 }, (_, i) => ({ id: `f${i}`, type: 'FILTER', data: { source: '{{src.rows}}', expr: 'a > 5' } }))
+                ],
+                edges: [{ source: 'start', target: 'src' }, ...Array.from({ length: 10 }, (_, i) => ({ source: 'src', target: `f${i}` }))]
+            }),
+            { rssTarget: TARGETS.worstRssMb, expect: 'SUCCESS' }
+        );
+
+        const sentBefore = sink.count;
+        await scenario(
+            'realistic 50 MiB → FILTER → OUTPUT',
+            realistic,
+            (uploadId) => ({
+                nodes: [
+                    { id: 'start', type: 'TRIGGER', data: {} },
+                    { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+                    { id: 'audience', type: 'FILTER', data: { source: '{{people.rows}}', expr: "age == 30 && city == 'Paris'" } },
+                    { id: 'send', type: 'OUTPUT', data: { forEach: '{{audience.items}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'See you in {{item.city}}.' } }
+                ],
+                edges: [
+                    { source: 'start', target: 'people' },
+                    { source: 'people', target: 'audience' },
+                    { source: 'audience', target: 'send' }
+                ]
+            }),
+            { rssTarget: TARGETS.realisticRssMb, expect: 'SUCCESS' }
+        );
+        console.log(`${store.padEnd(8)} realistic run: ${sink.count - sentBefore} e-mails reached the sink`);
+    } finally {
+        await server.stop();
+        await sink.close();
+    }
+
+    return met;
+};
+
+let allMet = true;
+// `node bench/big-runs.mjs postgres` runs one store only; `node bench/big-runs.mjs embedded '10 FILTERs'`
+// runs only the scenarios whose name contains the second argument.
+const only = process.argv[3];
+for (const store of ['embedded', 'postgres'].filter((name) => !process.argv[2] || name === process.argv[2])) {
+    allMet = (await bench(store)) && allMet;
+}
+
+if (!allMet) {
+    console.log('some big-runs targets were missed');
+}

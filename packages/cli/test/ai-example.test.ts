@@ -1,0 +1,67 @@
+// examples/workflows/ai-summary.yaml, applied with the built CLI and run by a real server against a
+// local OpenAI-protocol server and a real SMTP sink: each contact gets the line written for them.
+import Path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type OpenAiStub, startOpenAiStub } from '../../../apps/server/test/openai-stub.js';
+import { EXAMPLES, flowctl, freshHome, type Server, signUp, startServer } from './harness.js';
+
+let stub: OpenAiStub;
+let server: Server;
+
+beforeAll(async () => {
+    stub = await startOpenAiStub();
+    server = await startServer({ ai: { apiKey: 'sk-example', baseUrl: stub.baseUrl, model: 'gpt-example' } });
+});
+
+afterAll(async () => {
+    await server?.close();
+    await stub?.close();
+});
+
+describe('examples/workflows/ai-summary.yaml', () => {
+    it("sends each contact the line the model wrote for that contact, and only that line", async () => {
+        // The line names whom it was written for, taken from the prompt the server rendered.
+        stub.fallback((body) => {
+            const who = /Invite (.+?) from/.exec(body.messages.at(-1).content)?.[1];
+            return { content: JSON.stringify({ line: `A seat is waiting for ${who}.` }) };
+        });
+        const home = freshHome();
+        await signUp(server, home);
+        const applied = await flowctl(['apply', '-f', Path.join(EXAMPLES, 'workflows', 'ai-summary.yaml')], { home });
+        expect(applied.code, applied.stderr).toBe(0);
+        const before = server.smtp.messages.length;
+        const run = await flowctl(['--json', 'run', 'Personal invitations', '--watch'], { home });
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.json).toMatchObject({ status: 'SUCCESS', result: { totalRows: 5, emailsSent: 5, aiCalls: 5, aiPromptTokens: 50, aiCompletionTokens: 50 } });
+
+        const mails = (await server.smtp.waitFor(before + 5)).slice(before);
+        const bodyOf = (to: string) => mails.find((m) => m.to.includes(to))?.text.trim();
+        expect(bodyOf('ada@example.com')).toBe('Hi Ada Lovelace,\n\nA seat is waiting for Ada Lovelace.');
+        expect(bodyOf('alan@example.com')).toBe('Hi Alan Turing,\n\nA seat is waiting for Alan Turing.');
+        for (const mail of mails) {
+            expect(mail.text.match(/A seat is waiting/g)).toHaveLength(1);
+        }
+
+        // What the model calls cost: on the AI node and in the result, in `runs get` and `run --watch`.
+        const shown = await flowctl(['runs', 'get', run.json.runId], { home });
+        expect(shown.code, shown.stderr).toBe(0);
+        expect(shown.stdout).toMatch(/✓ writer \(AI\) \S+ · 5 AI calls, 50 \+ 50 tokens\n/);
+        expect(shown.stdout).toMatch(/SUCCESS in \S+ · 5 rows, 0 filtered out, 5 e-mails sent, 5 AI calls, 50 \+ 50 tokens · run_\w+/);
+        const watched = await flowctl(['run', 'Personal invitations', '--watch'], { home });
+        expect(watched.stdout.trim().split('\n').at(-1)).toMatch(/^✓ SUCCESS in \S+ · 5 rows, 0 filtered out, 5 e-mails sent, 5 AI calls, 50 \+ 50 tokens · run_\w+$/);
+    });
+
+    it('settings ai set --concurrency lowers the calls in flight for the account; a bad value is a usage error', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const set = await flowctl(['settings', 'ai', 'set', '--concurrency', '3'], { home });
+        expect(set.code, set.stderr).toBe(0);
+        expect(set.stdout).toContain('AI settings saved: concurrency');
+        expect((await flowctl(['--json', 'settings', 'get'], { home })).json.ai).toMatchObject({ concurrency: 3 });
+        const bad = await flowctl(['settings', 'ai', 'set', '--concurrency', 'lots'], { home });
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain("--concurrency must be a whole number of at least 1, got 'lots'");
+    });
+});
