@@ -75,12 +75,16 @@ describe('runs.wait() on a run that does not move', () => {
 
     it('long-polls when the server offers it: after the first look, each request names the last ETag and is held', async () => {
         const { runId } = await client.runs.enqueue(workflowId);
-        const seen: { ifNoneMatch: string | null; prefer: string | null; status: number }[] = [];
+        const seen: { ifNoneMatch: string | null; prefer: string | null; status?: number }[] = [];
         const watcher = clientFor(t, account, {
             fetch: async (url, init) => {
+                // Noted when sent, not when answered: the last request is held until about the deadline,
+                // so on a slow machine the watch's timeout can abort it before any answer.
                 const headers = new Headers((init as RequestInit).headers);
+                const request: (typeof seen)[number] = { ifNoneMatch: headers.get('if-none-match'), prefer: headers.get('prefer') };
+                seen.push(request);
                 const res = await undiciFetch(url, init as Parameters<typeof undiciFetch>[1]);
-                seen.push({ ifNoneMatch: headers.get('if-none-match'), prefer: headers.get('prefer'), status: res.status });
+                request.status = res.status;
                 return res as unknown as Response;
             }
         });
