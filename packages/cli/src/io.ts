@@ -2,6 +2,7 @@
 // stderr carries progress and errors, and spinners only when stderr is a terminal.
 import { cliWording } from './cli-wording.js';
 import { EXIT, type CliError } from './errors.js';
+import { visible } from './visible.js';
 
 export interface Io {
     json: boolean;
@@ -19,6 +20,8 @@ export interface Io {
 const colorWanted = (env: NodeJS.ProcessEnv, tty: boolean): boolean =>
     tty && env.NO_COLOR === undefined && env.TERM !== 'dumb' && env.FORCE_COLOR !== '0';
 
+const line = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
+
 export const createIo = (json: boolean, env: NodeJS.ProcessEnv = process.env): Io => ({
     json,
     stdinTty: Boolean(process.stdin.isTTY),
@@ -27,8 +30,9 @@ export const createIo = (json: boolean, env: NodeJS.ProcessEnv = process.env): I
     color: colorWanted(env, Boolean(process.stderr.isTTY)),
     githubActions: env.GITHUB_ACTIONS === 'true',
     env,
-    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`)
+    // Human text may carry a server's words: shown, never obeyed (visible.ts). JSON escapes them itself.
+    out: (text) => process.stdout.write(line(json ? text : visible(text))),
+    err: (text) => process.stderr.write(line(visible(text)))
 });
 
 const paint = (io: Io, code: number, text: string): string => (io.color ? `\u001b[${code}m${text}\u001b[0m` : text);

@@ -8,13 +8,14 @@ import type { Ctx } from './context.js';
 import { formatDuration } from './duration.js';
 import { CliError, EXIT } from './errors.js';
 import { dim, green, type Io, red } from './io.js';
+import { visible } from './visible.js';
 
 const DONE = new Set(['SUCCESS', 'FAILED', 'SKIPPED']);
 
-const nodeLabel = (node: RunNode) => `${node.nodeId} (${node.type})`;
+const nodeLabel = (node: RunNode) => visible(`${node.nodeId} (${node.type})`);
 
 /** A node's error as the CLI shows it: the commands to type, not API routes. */
-const nodeError = (node: RunNode): string | null => (node.error ? cliWording(node.error) : null);
+const nodeError = (node: RunNode): string | null => (node.error ? visible(cliWording(node.error)) : null);
 
 const took = (from?: string | null, to?: string | null): string => (from && to ? formatDuration(Date.parse(to) - Date.parse(from)) : '');
 

@@ -83,4 +83,22 @@ graph:
         expect(result.stderr).toContain("upload 'upl_doesnotexist' not found: upload the CSV first (`flowctl upload <file.csv>`)");
         expect(result.stderr).not.toMatch(API_ROUTE);
     });
+
+    it('a name holding terminal escapes is shown, not obeyed; --json keeps it exact', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        // YAML's double quotes know \e (ESC) and \a (BEL): an OSC that retitles the terminal, and a bidi override.
+        const dir = workflowDir({ 'hostile.yaml': 'name: "Hostile \\e]0;pwned\\a \\u202Etxt.exe"\ngraph:\n  nodes:\n    - { id: start, type: TRIGGER, data: {} }\n  edges: []\n' });
+        const applied = await flowctl(['apply', '-f', Path.join(dir, 'hostile.yaml')], { home, cwd: dir });
+        expect(applied.code, applied.stderr).toBe(0);
+        const name = 'Hostile \u001b]0;pwned\u0007 \u202Etxt.exe';
+
+        const listed = await flowctl(['workflows', 'list'], { home });
+        expect(listed.code, listed.stderr).toBe(0);
+        expect(listed.stdout).toContain('Hostile ^[]0;pwned^G <U+202E>txt.exe');
+        expect(applied.stdout + applied.stderr + listed.stdout).not.toMatch(/[\u001b\u0007\u202E]/);
+
+        const json = await flowctl(['--json', 'workflows', 'list'], { home });
+        expect(json.json.map((w: { name: string }) => w.name)).toContain(name);
+    });
 });
