@@ -23,6 +23,46 @@ const oneRow = (tag: string) => `name,email,age,city\nP,${tag}@fair.example.test
 
 type Held = Awaited<ReturnType<GatedSmtp['holdAt']>>;
 
+/**
+ * Five runs of account A (one workflow each, one e-mail each), every e-mail held unanswered at the
+ * sink like a server answering 451. Resolves once A's cap of two is busy; `releaseAll` then answers
+ * the held e-mails one by one (each ending run lets A's next start) and waits for all five runs.
+ */
+const fiveHeldRuns = async (smtp: GatedSmtp, a: ReturnType<typeof runsApi>, held: Held[]) => {
+    const upload = await a.upload(oneRow('a'));
+    const workflows: string[] = [];
+    for (let i = 0; i < 5; i++) {
+        workflows.push(await a.workflow(newsletter(upload, 'age > 0')));
+    }
+
+    const base = smtp.received;
+    const holds = Array.from({ length: 5 }, (_, i) => smtp.holdAt(base + i + 1));
+    const runs: string[] = [];
+    for (const workflowId of workflows) {
+        runs.push(await a.enqueue(workflowId));
+    }
+
+    held.push(await holds[0]!, await holds[1]!);
+    return {
+        runs,
+        sent: () => smtp.received - base,
+        statuses: async () => Promise.all(runs.map(async (runId) => (await a.get(runId)).status)),
+        async releaseAll() {
+            // Each of A's runs that ends frees a slot for the next one of A's (woken, not polled for).
+            for (let i = 2; i < 5; i++) {
+                held.shift()!.answer(true);
+                held.push(await holds[i]!);
+            }
+
+            for (const message of held.splice(0)) {
+                message.answer(true);
+            }
+
+            return Promise.all(runs.map((runId) => a.waitFor(runId)));
+        }
+    };
+};
+
 describe('runs: slots shared across accounts', () => {
     let smtp: GatedSmtp;
     let t: TestServer | null = null;
@@ -49,40 +89,16 @@ describe('runs: slots shared across accounts', () => {
         t = await start(4, 2);
         const a = runsApi(t, await createAccount(t));
         const b = runsApi(t, await createAccount(t));
-        const upload = await a.upload(oneRow('a'));
-        const workflows: string[] = [];
-        for (let i = 0; i < 5; i++) {
-            workflows.push(await a.workflow(newsletter(upload, 'age > 0')));
-        }
-
-        // Every e-mail of A's five runs is held at the sink, unanswered, like a server answering 451.
-        const base = smtp.received;
-        const holds = Array.from({ length: 5 }, (_, i) => smtp.holdAt(base + i + 1));
-        const aRuns: string[] = [];
-        for (const workflowId of workflows) {
-            aRuns.push(await a.enqueue(workflowId));
-        }
-
-        held.push(await holds[0]!, await holds[1]!);
+        const aRuns = await fiveHeldRuns(smtp, a, held);
         const bRun = await b.run(await b.workflow(noMail(await b.upload(oneRow('b')))));
         expect(bRun.status).toBe('SUCCESS');
 
         // A still holds exactly its cap: two runs RUNNING (their e-mails held), three waiting.
-        const statuses = await Promise.all(aRuns.map(async (runId) => (await a.get(runId)).status));
+        const statuses = await aRuns.statuses();
         expect(statuses.filter((s) => s === 'RUNNING')).toHaveLength(2);
         expect(statuses.filter((s) => s === 'PENDING')).toHaveLength(3);
 
-        // Each of A's runs that ends frees a slot for the next one of A's (woken, not polled for).
-        for (let i = 2; i < 5; i++) {
-            held.shift()!.answer(true);
-            held.push(await holds[i]!);
-        }
-
-        for (const message of held.splice(0)) {
-            message.answer(true);
-        }
-
-        const ended = await Promise.all(aRuns.map((runId) => a.waitFor(runId)));
+        const ended = await aRuns.releaseAll();
         expect(ended.map((run) => run.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
         expect(ended.map((run) => run.result.emailsSent)).toEqual([1, 1, 1, 1, 1]);
     });
@@ -139,35 +155,12 @@ if (store === 'postgres') describe('runs: the per-account cap across processes o
         servers.push(api);
         const a = runsApi(api, await createAccount(api));
         const b = runsApi(api, await createAccount(api));
-        const upload = await a.upload(oneRow('a'));
-        const workflows: string[] = [];
-        for (let i = 0; i < 5; i++) {
-            workflows.push(await a.workflow(newsletter(upload, 'age > 0')));
-        }
-
-        const base = smtp.received;
-        const holds = Array.from({ length: 5 }, (_, i) => smtp.holdAt(base + i + 1));
-        const aRuns: string[] = [];
-        for (const workflowId of workflows) {
-            aRuns.push(await a.enqueue(workflowId));
-        }
-
-        held.push(await holds[0]!, await holds[1]!);
+        const aRuns = await fiveHeldRuns(smtp, a, held);
         expect((await b.run(await b.workflow(noMail(await b.upload(oneRow('b')))))).status).toBe('SUCCESS');
-        const statuses = await Promise.all(aRuns.map(async (runId) => (await a.get(runId)).status));
-        expect(statuses.filter((s) => s === 'RUNNING')).toHaveLength(2);
-        expect(smtp.received - base).toBe(2);
+        expect((await aRuns.statuses()).filter((s) => s === 'RUNNING')).toHaveLength(2);
+        expect(aRuns.sent()).toBe(2);
 
-        for (let i = 2; i < 5; i++) {
-            held.shift()!.answer(true);
-            held.push(await holds[i]!);
-        }
-
-        for (const message of held.splice(0)) {
-            message.answer(true);
-        }
-
-        const ended = await Promise.all(aRuns.map((runId) => a.waitFor(runId)));
+        const ended = await aRuns.releaseAll();
         expect(ended.map((run) => run.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
     });
 });
