@@ -74,6 +74,22 @@ for (let cp = 0; cp <= 0x10ffff; cp++) {
 
 const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 
+/** Property: any of `codePoints` put anywhere in a valid address makes it invalid. */
+const refusedAnywhere = (codePoints: number[]) =>
+    fc.assert(
+        fc.property(
+            fc.constantFrom(...codePoints),
+            fc.constantFrom('ann@example.com', 'zoë@exämple.de', 'first.last+tag@sub.example.co.uk', 'root@localhost'),
+            fc.nat(),
+            (cp, address, at) => {
+                const where = at % (address.length + 1);
+                const tainted = address.slice(0, where) + String.fromCodePoint(cp) + address.slice(where);
+                expect(isValidEmailAddress(tainted), `${hex(cp)} in ${JSON.stringify(tainted)}`).toBe(false);
+            }
+        ),
+        { numRuns: 2000 }
+    );
+
 describe('invisible characters in addresses', () => {
     it('refuses the ones reported, naming the code point', () => {
         for (const cp of [0x061c, 0x180e, 0x00ad, 0x034f, 0xffff, 0x200c, 0x1d173, 0xe0001, 0x10fffe]) {
@@ -85,19 +101,7 @@ describe('invisible characters in addresses', () => {
 
     it('refuses every default-ignorable, format or noncharacter code point, wherever it stands', () => {
         expect(invisible.length).toBeGreaterThan(4000);
-        fc.assert(
-            fc.property(
-                fc.constantFrom(...invisible),
-                fc.constantFrom('ann@example.com', 'zoë@exämple.de', 'first.last+tag@sub.example.co.uk', 'root@localhost'),
-                fc.nat(),
-                (cp, address, at) => {
-                    const where = at % (address.length + 1);
-                    const tainted = address.slice(0, where) + String.fromCodePoint(cp) + address.slice(where);
-                    expect(isValidEmailAddress(tainted), `${hex(cp)} in ${JSON.stringify(tainted)}`).toBe(false);
-                }
-            ),
-            { numRuns: 2000 }
-        );
+        refusedAnywhere(invisible);
         // And every one of them in the local part, where nothing else would refuse most.
         for (const cp of invisible) {
             expect(isValidEmailAddress(`a${String.fromCodePoint(cp)}b@example.com`), hex(cp)).toBe(false);
@@ -126,19 +130,7 @@ describe('space separators and control characters in addresses', () => {
     it('refuses every one, wherever it stands', () => {
         // U+00A0, U+1680, U+2003, U+2028, U+3000 and U+0085 (NEL) were accepted at sign-up and bent the To header.
         for (const cp of [0x00a0, 0x1680, 0x2003, 0x2028, 0x3000, 0x0085]) expect(separatorsAndControls, hex(cp)).toContain(cp);
-        fc.assert(
-            fc.property(
-                fc.constantFrom(...separatorsAndControls),
-                fc.constantFrom('ann@example.com', 'zoë@exämple.de', 'first.last+tag@sub.example.co.uk', 'root@localhost'),
-                fc.nat(),
-                (cp, address, at) => {
-                    const where = at % (address.length + 1);
-                    const tainted = address.slice(0, where) + String.fromCodePoint(cp) + address.slice(where);
-                    expect(isValidEmailAddress(tainted), `${hex(cp)} in ${JSON.stringify(tainted)}`).toBe(false);
-                }
-            ),
-            { numRuns: 2000 }
-        );
+        refusedAnywhere(separatorsAndControls);
         for (const cp of separatorsAndControls) {
             for (const address of [`x${String.fromCodePoint(cp)}y@example.com`, `xy@exam${String.fromCodePoint(cp)}ple.com`]) {
                 expect(isValidEmailAddress(address), `${hex(cp)} in ${JSON.stringify(address)}`).toBe(false);
