@@ -19,6 +19,9 @@ describe('reading an upload gives way to the event loop', () => {
         for await (const row of iterateCsvRows(oneChunk(), ['a', 'b'])) {
             if (seen === 0) {
                 expect(row).toEqual({ a: 1, b: 2 });
+                // A reader that is slow at first (or a loaded machine) lets the pacer hand every piece
+                // on before the parser wants them: from then on only the reader can give way.
+                await new Promise((resolve) => setTimeout(resolve, 100));
                 setImmediate(() => {
                     seenWhenCalledBack = seen;
                 });

@@ -3,7 +3,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 import Boom from '@hapi/boom';
-import { type Row, typeCsvRow } from '@flowctl/engine';
+import { type Row, Slicer, typeCsvRow } from '@flowctl/engine';
 import { type Options, Parser } from 'csv-parse';
 
 import { PaceChunks } from './csv-pace.js';
@@ -204,12 +204,19 @@ export async function* iterateCsvRows(source: Readable, columns: string[]): Asyn
     const piped = pipeline(source, new PaceChunks(), parser);
     // Its failure reaches the loop below through the parser; stopping early is not one.
     piped.catch(() => {});
+    const slicer = new Slicer();
     try {
         let first = true;
         for await (const record of parser) {
             if (first) {
                 first = false;
                 continue;
+            }
+
+            // A paused parser is driven by this loop's reads, through promise and nextTick callbacks
+            // only: without this, a buffered megabyte is parsed and typed without one turn of the loop.
+            if (slicer.due) {
+                await slicer.pause();
             }
 
             yield typeCsvRow(columns, record as string[]);
