@@ -86,6 +86,29 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', output: { emailsSent: 5 } });
     });
 
+    it('shows what the OUTPUT node sent when the run is given up before that node\'s state reached the store', async () => {
+        const { runId, held } = await runUntilHeld(await workflow('unrecorded', 6), 3);
+        const fourth = smtp.holdAt(smtp.received + 1);
+        held.answer(true);
+        const next = await fourth;
+        while (!(await t.app.ctx.db.query<{ progressed: boolean }>('SELECT progressed FROM runs WHERE id = $1', [runId]))[0]?.progressed) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+
+        // The worker is killed before its write of the OUTPUT node's state lands, on its last allowed strike.
+        await t.app.ctx.db.query('UPDATE runs SET strikes = $2, progressed = false WHERE id = $1', [runId, MAX_STRIKES - 1]);
+        const stop = t.app.ctx.queue.local.get(runId);
+        await t.app.ctx.db.query('DELETE FROM workflow_leases');
+        await t.app.ctx.db.query("DELETE FROM run_nodes WHERE run_id = $1 AND node_id = 'send'", [runId]);
+        stop?.('lease-lost');
+        next.answer(false);
+
+        const run = await api.waitFor(runId);
+        expect(run.status).toBe('FAILED');
+        expect(run.result.emailsSent).toBe(3);
+        expect(api.node(run, 'send')).toMatchObject({ status: 'FAILED', output: { emailsSent: 3 } });
+    });
+
     it('does not count an interruption after progress as a strike, however many there are', async () => {
         const { runId, held } = await runUntilHeld(await workflow('progress', 8), 2);
         const third = smtp.holdAt(smtp.received + 1);

@@ -83,7 +83,13 @@ const endUnexecuted = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, s
     const types = nodeTypes(run.graph as Graph);
     // An OUTPUT node's figure comes from the same records as the run's, not from its last live count.
     const sent = await sentByNode(env.db, run.id);
-    const nodes: NodeRow[] = rows
+    // A worker killed before its node states reached the store leaves an OUTPUT that sent e-mails
+    // without a row: it ran, so it fails with its figures rather than showing SKIPPED.
+    const stored = new Set(rows.map((row) => row.node_id));
+    const unrecorded: NodeRow[] = [...sent.keys()]
+        .filter((nodeId) => !stored.has(nodeId) && types.get(nodeId) === 'OUTPUT')
+        .map((nodeId) => ({ node_id: nodeId, status: 'RUNNING', error: null, started_at: null, completed_at: null, summary: null, output: null }));
+    const nodes: NodeRow[] = [...rows, ...unrecorded]
         .filter((row) => row.status === 'RUNNING' || row.status === 'PENDING')
         .map((row) => {
             const figures = types.get(row.node_id) === 'OUTPUT' ? { emailsSent: sent.get(row.node_id) ?? 0 } : null;
