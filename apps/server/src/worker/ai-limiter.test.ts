@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { AiLimiter, parseDuration, retryAfterMs } from './ai-limiter.js';
 
@@ -26,6 +26,27 @@ describe('provider waits', () => {
 
 describe('AiLimiter', () => {
     const live = new AbortController().signal;
+    afterEach(() => {
+        vi.restoreAllMocks();
+    });
+
+    it('lets a call go when the hold ends between its check and its timer (it waited for ever: a run stuck RUNNING)', async () => {
+        const limiter = new AiLimiter(2);
+        // The clock reads 1009 when the call checks the hold (until 1010) and 1010 when it arms its timer.
+        const clock = [1000, 1000, 1000, 1009, 1010];
+        vi.spyOn(Date, 'now').mockImplementation(() => (clock.length > 1 ? clock.shift()! : clock[0]!));
+        limiter.throttled(10);
+        let acquired = false;
+        void limiter.acquire(live).then(() => {
+            acquired = true;
+        });
+        for (let turn = 0; turn < 5 && !acquired; turn++) {
+            await new Promise((resolve) => setImmediate(resolve));
+        }
+
+        expect(acquired).toBe(true);
+    });
+
 
     it('halves what may be in flight on a 429 (once per hold), and grows it back one per round of replies', async () => {
         const limiter = new AiLimiter(8);

@@ -43,6 +43,11 @@ export class AiLimiter {
                 this.waiting.push(wake);
                 signal.addEventListener('abort', wake);
                 this.armTimer();
+                // The hold may have ended since the loop looked (a loaded machine): armTimer then set no
+                // timer, and with nothing in flight no release() would ever wake this call.
+                if (!this.timer && this.inFlight < this.concurrency) {
+                    this.wakeAll();
+                }
             });
         }
 
