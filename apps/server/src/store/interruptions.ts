@@ -9,14 +9,15 @@ const FENCE = 'EXISTS (SELECT 1 FROM workflow_leases WHERE workflow_id = $2 AND 
 /**
  * At the start of an attempt at a resumed run: the previous attempt's `progressed` flag becomes the
  * strike count (reset if it sent something new; one more if it was interrupted without; unchanged if it
- * was handed back at shutdown), and the run is given up once `limit` strikes are reached. Null when the
- * lease is no longer ours.
+ * was handed back at shutdown), and the run is given up once `limit` strikes are reached, or at once
+ * with `giveUp` (its previous attempt took its worker down). Null when the lease is no longer ours.
  */
 export const startAttempt = (
     db: Queryable,
     run: { id: string; workflowId: string; token: string },
     interrupted: boolean,
-    limit: number
+    limit: number,
+    giveUp = false
 ): Promise<{ strikes: number; given_up: boolean } | null> =>
     preparedOne(
         db,
@@ -25,10 +26,10 @@ export const startAttempt = (
              SELECT CASE WHEN progressed THEN 0 WHEN $4::boolean THEN strikes + 1 ELSE strikes END AS strikes
              FROM runs WHERE id = $1
          )
-         UPDATE runs r SET strikes = counted.strikes, progressed = FALSE, given_up = counted.strikes >= $5
+         UPDATE runs r SET strikes = counted.strikes, progressed = FALSE, given_up = counted.strikes >= $5 OR $6::boolean
          FROM counted WHERE r.id = $1 AND ${FENCE}
          RETURNING r.strikes, r.given_up`,
-        [run.id, run.workflowId, run.token, interrupted, limit]
+        [run.id, run.workflowId, run.token, interrupted, limit, giveUp]
     );
 
 /** The attempt sent a new e-mail: its interruption, if one comes, is not a strike. Once per attempt. */

@@ -4,8 +4,31 @@ import { prepared, preparedOne } from './prepared.js';
 // A lease says which worker may execute runs of one workflow. Taking one is a conditional upsert: a
 // free or expired lease becomes ours with a fresh random token; a live one is left alone.
 
-export const acquireLease = async (db: Queryable, workflowId: string, holder: string, token: string, ttlMs: number): Promise<boolean> => {
-    const rows = await prepared(
+/**
+ * What a lease holder last recorded with its renewal (worker/vitals.ts). Sizes in bytes; `runId` is
+ * the run it was executing then, if any.
+ */
+export interface Vitals {
+    runId: string | null;
+    heapUsed: number;
+    heapLimit: number;
+    rss: number;
+    /** The process's memory limit (a container's), when it has one. */
+    memoryLimit: number | null;
+    /** How much later than due the heartbeat came (the event loop was held that long). */
+    lateMs: number;
+    /** Runs the process was executing. */
+    runs: number;
+    /** Whether the run was in a node that builds its rows (DATA_SOURCE, FILTER, AI). */
+    loading: boolean;
+}
+
+/**
+ * Null when another holder's lease is still live. Taken over from an expired holder, the lease keeps
+ * that holder's last `vitals` (the update leaves them): the answer carries them, until our first renewal.
+ */
+export const acquireLease = async (db: Queryable, workflowId: string, holder: string, token: string, ttlMs: number): Promise<{ previous: Vitals | null } | null> => {
+    const row = await preparedOne<{ vitals: Vitals | null }>(
         db,
         'flowctl_leases_acquireLease',
         `INSERT INTO workflow_leases (workflow_id, holder, token, expires_at)
@@ -13,10 +36,10 @@ export const acquireLease = async (db: Queryable, workflowId: string, holder: st
          ON CONFLICT (workflow_id) DO UPDATE
              SET holder = EXCLUDED.holder, token = EXCLUDED.token, acquired_at = now(), expires_at = EXCLUDED.expires_at
              WHERE workflow_leases.expires_at <= now()
-         RETURNING 1`,
+         RETURNING vitals`,
         [workflowId, holder, token, ttlMs]
     );
-    return rows.length === 1;
+    return row ? { previous: row.vitals ?? null } : null;
 };
 
 export interface Renewal {
@@ -25,18 +48,21 @@ export interface Renewal {
     cancelRequested: boolean;
 }
 
-/** Extends the lease and, in the same round trip, reads whether the current run should stop. */
-export const renewLease = async (db: Queryable, workflowId: string, token: string, ttlMs: number, runId: string | null): Promise<Renewal> => {
+/**
+ * Extends the lease and, in the same round trip, reads whether the current run should stop. With
+ * `vitals`, the same write records them (the heartbeat's); without, the last ones stay.
+ */
+export const renewLease = async (db: Queryable, workflowId: string, token: string, ttlMs: number, runId: string | null, vitals: Vitals | null = null): Promise<Renewal> => {
     const row = await preparedOne<{ held: boolean; cancel_requested: boolean | null }>(
         db,
         'flowctl_leases_renewLease',
         `WITH l AS (
-             UPDATE workflow_leases SET expires_at = now() + $3 * interval '1 millisecond'
+             UPDATE workflow_leases SET expires_at = now() + $3 * interval '1 millisecond', vitals = COALESCE($5::jsonb, vitals)
              WHERE workflow_id = $1 AND token = $2 RETURNING 1
          )
          SELECT EXISTS (SELECT 1 FROM l) AS held,
                 (SELECT cancel_requested_at IS NOT NULL FROM runs WHERE id = $4) AS cancel_requested`,
-        [workflowId, token, ttlMs, runId]
+        [workflowId, token, ttlMs, runId, vitals ? JSON.stringify(vitals) : null]
     );
     return { held: row?.held ?? false, cancelRequested: row?.cancel_requested ?? false };
 };

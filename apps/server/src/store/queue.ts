@@ -68,11 +68,12 @@ export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number, account
 
 /**
  * Only for the embedded store, where one process owns the database: whatever a previous process
- * held (leases, locked drain jobs) died with it, so recovery need not wait for expiries.
+ * held (leases, locked drain jobs) died with it, so recovery need not wait for expiries. Its leases
+ * are expired rather than deleted: the worker taking one over reads its holder's last record.
  */
 export const forgetDeadHolders = async (db: Queryable): Promise<void> => {
     await db.query(`DELETE FROM agenda_jobs WHERE name = '${DRAIN_JOB}' AND locked_at IS NOT NULL`);
-    await db.query('DELETE FROM workflow_leases');
+    await db.query("UPDATE workflow_leases SET expires_at = '-infinity' WHERE expires_at > '-infinity'");
 };
 
 /**

@@ -1,12 +1,15 @@
+import { performance } from 'node:perf_hooks';
+
 import type { Job } from 'agenda';
 
 import { hasActiveRuns } from '../store/leases.js';
 import { DRAIN_JOB, wakeWorkflow } from '../store/queue.js';
 import { accountAtCap, othersWaiting, parkedWorkflow, sendDrainToBack } from '../store/run-slots.js';
 import { type ClaimedRunRow, claimNextRun, finishRun } from '../store/runs.js';
-import { reportFinished, runOne, type WorkerEnv } from './execute.js';
+import { type AttemptPhase, reportFinished, runOne, type WorkerEnv } from './execute.js';
 import { noteInterruption } from './interruption.js';
 import { Lease } from './lease.js';
+import { sampleVitals } from './vitals.js';
 
 export interface DrainEnv extends WorkerEnv {
     /** Identifies this process in leases and Agenda's lastModifiedBy. */
@@ -61,15 +64,28 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
     }
 
     let current: string | null = null;
+    /** Set by the run executing: whether it is building rows (for the heartbeat's record). */
+    const phase: AttemptPhase = { loading: false };
     let renewing = false;
+    const interval = Math.max(50, Math.floor(env.leaseMs / 3));
+    let lastBeat = performance.now();
+    /** How much later than due a beat came, at most, since the last record was written. */
+    let late = 0;
     const heartbeat = setInterval(async () => {
+        const now = performance.now();
+        late = Math.max(late, now - lastBeat - interval);
+        lastBeat = now;
         if (renewing) {
             return;
         }
 
         renewing = true;
         try {
-            const renewal = await lease.renew(current);
+            // The record rides on the renewal's own write: how close the process is to its memory
+            // limits and how long its event loop was held, for whoever takes the run over if it dies.
+            const vitals = sampleVitals(current, late, env.queue.local.size, current !== null && phase.loading);
+            late = 0;
+            const renewal = await lease.renew(current, vitals);
             if (renewal.cancelRequested && current) {
                 env.queue.local.get(current)?.('cancel');
             }
@@ -81,7 +97,7 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
         } finally {
             renewing = false;
         }
-    }, Math.max(50, Math.floor(env.leaseMs / 3)));
+    }, interval);
 
     let lost = false;
     try {
@@ -105,7 +121,8 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
             }
 
             current = run.id;
-            const end = await runOne(env, run, lease);
+            phase.loading = false;
+            const end = await runOne(env, run, lease, phase);
             if (end === 'lost' || end === 'handed-back') {
                 lost = end === 'lost';
                 break;

@@ -19,6 +19,7 @@ import { resendFailed } from './retry.js';
 import { overBudget } from './run-budget.js';
 import type { RunQueue, StopReason } from './queue.js';
 import { toNodeStates } from './summary.js';
+import { judgeTakeover, stallLimitMs } from './vitals.js';
 import { Watchdog } from './watchdog.js';
 
 export interface WorkerEnv {
@@ -46,6 +47,15 @@ export interface WorkerEnv {
     /** Why this process's last attempt at a run stopped, by run id, for the message of a run given up. */
     interruptions: Map<string, string>;
 }
+
+/** What the heartbeat records of the attempt under way (see vitals.ts). */
+export interface AttemptPhase {
+    /** A node that builds rows (DATA_SOURCE, FILTER, AI) is running. */
+    loading: boolean;
+}
+
+/** Nodes whose work grows the heap with the rows: the likely culprits when a process runs out of memory. */
+const LOADING = new Set(['DATA_SOURCE', 'FILTER', 'AI']);
 
 /** How a run's execution ended: its terminal state to write (with the next claim), or neither. */
 export type RunEnd = Finish | 'handed-back' | 'lost';
@@ -166,17 +176,30 @@ const runError = (outcome: RunOutcome): string | null => {
  * Executes one claimed run to its end, or until it is handed back or its lease is lost. The
  * caller writes the terminal state it returns (together with claiming the next run).
  */
-export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): Promise<RunEnd> => {
+export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, phase: AttemptPhase = { loading: false }): Promise<RunEnd> => {
     const log = env.log.child({ runId: run.id, workflowId: run.workflow_id });
     // A run handed back at shutdown waits PENDING, but it may have sent e-mails: resume it all the same.
     const resumed = run.previous_status === 'RUNNING' || run.handed_back;
     const interrupted = run.previous_status === 'RUNNING' && !run.handed_back;
-    const lastStop = env.interruptions.get(run.id) ?? WORKER_STOPPED;
+    const noted = env.interruptions.get(run.id);
+    const lastStop = noted ?? WORKER_STOPPED;
     env.interruptions.delete(run.id);
+    const previous = lease.previousVitals(run.id);
+    // The previous attempt died (this process saw it stop otherwise): did it take its worker down?
+    const verdict = interrupted && noted === undefined ? judgeTakeover(previous, stallLimitMs(env.leaseMs)) : null;
     if (resumed) {
-        const attempt = await startAttempt(env.db, { id: run.id, workflowId: run.workflow_id, token: lease.token }, interrupted, MAX_STRIKES);
+        const attempt = await startAttempt(env.db, { id: run.id, workflowId: run.workflow_id, token: lease.token }, interrupted, MAX_STRIKES, verdict !== null);
         if (!attempt) {
             return 'lost';
+        }
+
+        if (verdict) {
+            // Resumed, it would load the same rows into a process like the last one, and take it down too.
+            log.error({ vitals: previous, kind: verdict.kind }, 'run given up: its previous attempt took its worker down');
+            const message =
+                `${verdict.what}, so it is not tried again. ${verdict.advice}; then ` +
+                `retry it (POST /api/workflows/runs/${run.id}/retry) to send the e-mails it did not send`;
+            return endUnexecuted(env, run, lease, 'FAILED', message, `interrupted: ${verdict.what}`);
         }
 
         if (attempt.given_up) {
@@ -188,7 +211,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
         }
 
         if (interrupted) {
-            log.warn({ strikes: attempt.strikes, lastStop }, 'run interrupted');
+            log.warn({ strikes: attempt.strikes, lastStop, vitals: previous }, 'run interrupted');
         }
     }
 
@@ -329,6 +352,10 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease): 
                 onNodeChange(state) {
                     if (reason === 'lease-lost') {
                         throw lease.lost.reason;
+                    }
+
+                    if (LOADING.has(state.type)) {
+                        phase.loading = state.status === 'RUNNING';
                     }
 
                     watchdog.progress();

@@ -2,7 +2,7 @@ import Crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 import type { Queryable } from '../store/db.js';
-import { acquireLease, type Renewal, releaseLease, renewLease } from '../store/leases.js';
+import { acquireLease, type Renewal, releaseLease, renewLease, type Vitals } from '../store/leases.js';
 
 export class LeaseLost extends Error {
     constructor(workflowId: string) {
@@ -24,6 +24,8 @@ export class Lease {
     private holding = false;
     /** Changes with each release() and take(), so a renewal that raced one is not misread. */
     private generation = 0;
+    /** The last record of the holder whose expired lease this take() took over (null if it was free). */
+    private previous: Vitals | null = null;
 
     private constructor(
         private readonly db: Queryable,
@@ -46,28 +48,38 @@ export class Lease {
     /** Takes the lease again after release(); false when someone else has it. */
     async take(): Promise<boolean> {
         const sent = performance.now();
-        if (!(await acquireLease(this.db, this.workflowId, this.holder, this.token, this.ttlMs))) {
+        const taken = await acquireLease(this.db, this.workflowId, this.holder, this.token, this.ttlMs);
+        if (!taken) {
             return false;
         }
 
+        this.previous = taken.previous;
         this.sureUntil = sent + this.ttlMs * 0.8;
         this.holding = true;
         this.generation++;
         return true;
     }
 
+    /** The previous holder's last record, if it was executing `runId` then (read once). */
+    previousVitals(runId: string): Vitals | null {
+        const previous = this.previous?.runId === runId ? this.previous : null;
+        this.previous = null;
+        return previous;
+    }
+
     live(): boolean {
         return !this.lost.aborted && performance.now() < this.sureUntil;
     }
 
-    async renew(runId: string | null): Promise<Renewal> {
+    /** With `vitals` (the heartbeat's), the renewal records them. */
+    async renew(runId: string | null, vitals: Vitals | null = null): Promise<Renewal> {
         if (!this.holding) {
             return { held: false, cancelRequested: false };
         }
 
         const sent = performance.now();
         const generation = this.generation;
-        const renewal = await renewLease(this.db, this.workflowId, this.token, this.ttlMs, runId);
+        const renewal = await renewLease(this.db, this.workflowId, this.token, this.ttlMs, runId, vitals);
         if (generation !== this.generation) {
             return { held: this.holding, cancelRequested: renewal.cancelRequested };
         }

@@ -12,6 +12,7 @@ import { sql as sessions } from './010-sessions.js';
 import { sql as aiReplies } from './011-ai-replies.js';
 import { sql as runStrikes } from './013-run-strikes.js';
 import { sql as runSlots } from './014-run-slots.js';
+import { sql as leaseVitals } from './015-lease-vitals.js';
 
 export interface Migration {
     id: number;
@@ -32,5 +33,6 @@ export const migrations: Migration[] = [
     { id: 10, name: '010-sessions', sql: sessions },
     { id: 11, name: '011-ai-replies', sql: aiReplies },
     { id: 13, name: '013-run-strikes', sql: runStrikes },
-    { id: 14, name: '014-run-slots', sql: runSlots }
+    { id: 14, name: '014-run-slots', sql: runSlots },
+    { id: 15, name: '015-lease-vitals', sql: leaseVitals }
 ];
