@@ -113,6 +113,34 @@ describe('runs: retrying a run that stopped at an AI node', { timeout: 120_000 }
         expect((await api.call('POST', `/api/workflows/runs/${retry.runId}/retry`)).statusCode).toBe(409);
     });
 
+    it('after a cancel in the middle of the node, a retry asks only for the elements without a recorded reply', async () => {
+        const domain = 'cancelled.example.test';
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => {
+            release = resolve;
+        });
+        // The first six rows are answered; the rest are held until the run is cancelled.
+        stub.fallback((body) => ({ ...lineFor(body), ...(rowOf(body) < 6 ? {} : { after: held }) }));
+        const runId = await api.enqueue(await api.workflow(perRow(await api.upload(people(domain, TOTAL)))));
+        await api.waitFor(runId, (run) => api.node(run, 'writer').output?.aiDone === 6);
+        expect((await api.call('POST', `/api/workflows/runs/${runId}/cancel`)).statusCode).toBe(202);
+        const cancelled = await api.waitFor(runId);
+        expect(cancelled.status).toBe('CANCELLED');
+        expect(api.node(cancelled, 'writer').error).toBe(`run cancelled after 6 of ${TOTAL} language-model calls`);
+        await stub.waitForIdle();
+        release();
+        expect(await recorded(runId)).toEqual([0, 1, 2, 3, 4, 5]);
+
+        const before = stub.requests.length;
+        stub.fallback(lineFor);
+        const res = await api.call('POST', `/api/workflows/runs/${runId}/retry`);
+        expect(res.statusCode, res.payload).toBe(202);
+        const retry = await api.waitFor(res.json.runId);
+        expect(retry).toMatchObject({ status: 'SUCCESS', retryOf: runId, result: { emailsSent: TOTAL, aiCalls: TOTAL - 6 } });
+        expect(stub.requests.slice(before).map((r) => rowOf(r.body)).sort((a, b) => a - b)).toEqual(Array.from({ length: TOTAL - 6 }, (_, i) => i + 6));
+        expectOneEachWithOwnLine(domain, TOTAL);
+    });
+
     it("retries from the failed run's graph snapshot: a prompt changed since does not apply, and a reply is reused only for the very request it answered", async () => {
         const domain = 'snapshot.example.test';
         // Row 20's reply never matches the schema (asked twice): the node fails.
