@@ -122,9 +122,9 @@ const messagesFor = (request: AiRequest): Message[] => {
  * JSON, for the engine to ask again); the engine checks it against the declared outputs. NUL
  * characters and lone surrogates in the reply (which the store cannot hold) become U+FFFD.
  *
- * Retries are ours, not the SDK's, so that the node's limiter sees every 429: a 429 or 503 slows the
- * node down and is retried until the retry budget is spent; other 5xx, 408, 409 and connection
- * errors are retried AI_MAX_RETRIES times; 400, 401, 403 and 404 fail at once.
+ * Every request is seen by the node's limiter: a 429 or 503 slows the node down and is retried until
+ * the retry budget is spent; other 5xx, 408, 409 and connection errors (but a private address
+ * refused) are retried AI_MAX_RETRIES times; other statuses fail at once (no redirect is followed).
  */
 export const complete = async (settings: AiEndpoint, request: AiRequest, options: CallOptions): Promise<AiAnswer> => {
     if (!settings.apiKey) {
