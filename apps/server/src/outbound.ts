@@ -159,7 +159,7 @@ const connectByName = buildConnector({ lookup: publicOnlyLookup });
 
 /**
  * Refuses private addresses when connecting: names as they resolve, and literal addresses too, which
- * no lookup sees. A redirect (the AI client follows them) to http://127.0.0.1/ is caught here.
+ * no lookup sees. A redirect (webhook fetches follow them; AI calls do not) to http://127.0.0.1/ is caught here.
  */
 export const publicOnly = new Agent({
     connect: (options, callback) => {

@@ -53,6 +53,34 @@ describe('examples/workflows/ai-summary.yaml', () => {
         expect(watched.stdout.trim().split('\n').at(-1)).toMatch(/^✓ SUCCESS in \S+ · 5 rows, 0 filtered out, 5 e-mails sent, 5 AI calls, 50 \+ 50 tokens · run_\w+$/);
     });
 
+    it('runs retry of a run whose AI node failed: the retry asks only for the lines not yet written, and says what it retries', async () => {
+        // The endpoint refuses the key for Grace Hopper: the node fails, the others' lines are recorded.
+        const who = (body: { messages: { content: string }[] }) => /Invite (.+?) from/.exec(body.messages[1]?.content ?? body.messages[0]?.content ?? '')?.[1];
+        stub.fallback((body) => (who(body) === 'Grace Hopper' ? { status: 401, error: 'Incorrect API key provided' } : { content: JSON.stringify({ line: `A seat is waiting for ${who(body)}.` }) }));
+        const home = freshHome();
+        await signUp(server, home);
+        expect((await flowctl(['apply', '-f', Path.join(EXAMPLES, 'workflows', 'ai-summary.yaml')], { home })).code).toBe(0);
+        const failed = await flowctl(['--json', 'run', 'Personal invitations', '--watch'], { home });
+        expect(failed.code).toBe(1);
+        expect(failed.json).toMatchObject({ status: 'FAILED' });
+        await stub.waitForIdle();
+
+        stub.fallback((body) => ({ content: JSON.stringify({ line: `A seat is waiting for ${who(body)}.` }) }));
+        const before = { calls: stub.requests.length, mails: server.smtp.messages.length };
+        const retried = await flowctl(['runs', 'retry', failed.json.runId, '--watch'], { home });
+        expect(retried.code, retried.stderr).toBe(0);
+        const asked = stub.requests.length - before.calls;
+        expect(asked).toBeGreaterThanOrEqual(1);
+        expect(asked).toBeLessThan(5);
+        expect(retried.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^✓ SUCCESS in \\S+ · 5 rows, 0 filtered out, 5 e-mails sent, ${asked} AI calls?, ${asked * 10} \\+ ${asked * 10} tokens · (run_\\w+)$`));
+        const retryId = /· (run_\w+)$/.exec(retried.stdout.trim())?.[1] as string;
+        const shown = await flowctl(['runs', 'get', retryId], { home });
+        expect(shown.stdout.split('\n')[0]).toBe(`${retryId} of ${failed.json.workflowId}: SUCCESS (a retry of ${failed.json.runId})`);
+        const mails = (await server.smtp.waitFor(before.mails + 5)).slice(before.mails);
+        expect(mails.map((m) => m.to[0]).sort()).toHaveLength(5);
+        expect(new Set(mails.map((m) => m.to[0])).size).toBe(5);
+    });
+
     it('settings ai set --concurrency lowers the calls in flight for the account; a bad value is a usage error', async () => {
         const home = freshHome();
         await signUp(server, home);

@@ -64,7 +64,7 @@ const runDetail = Joi.object({
         .required()
         .description('Final once the run is terminal; while it runs, rows loaded and e-mails sent so far'),
     nodes: Joi.array().items(nodeView).required().description('In graph order'),
-    retryOf: Joi.string().description('For a retry run: the run whose failed e-mails it sends again')
+    retryOf: Joi.string().description('For a retry run: the run it retries (POST …/runs/{runId}/retry)')
 });
 
 const runEntry = Joi.object({ runId: Joi.string().required(), workflowId: Joi.string().required(), status: runStatus.required(), createdAt: timestamp.required() });
@@ -212,8 +212,13 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         path: '/api/workflows/runs/{runId}/retry',
         options: {
             tags: ['api', 'runs'],
-            description: 'Retry the failed e-mails of a finished run',
-            notes: 'Enqueues a new run (202, like an enqueue) that sends again, exactly as they were rendered, the e-mails the mail server refused in the given run and that no retry has delivered since; nothing else is executed, so nobody who got an e-mail gets it twice. Rows with an invalid address are not retried. 409 when the run has not ended or has no such e-mail.',
+            description: 'Retry a finished run',
+            notes: [
+                "Enqueues a new run (202, like an enqueue) whose retryOf names the given run. It executes the given run's graph snapshot, never the workflow as it is now: a prompt changed since applies to new runs only.",
+                'A run that ended FAILED or CANCELLED before each of its nodes other than OUTPUT succeeded (an AI node answered 401, refused past AI_RETRY_BUDGET_MS, a reply invalid twice, a cancel mid-node; a DATA_SOURCE that failed), or that was given up after repeated interruptions: the retry executes the graph again. Outputs the run kept are reused; an AI node asks the model only for elements without a reply recorded for that run under the same node, element index and hash of the rendered request (model, system, prompt, schema: a changed row is asked again), and those reused replies count no aiCalls; OUTPUT nodes send each row that no run of its chain of retries sent or may have sent, refused ones included.',
+                'Any other finished run (it failed or was cancelled at its OUTPUT nodes): the retry sends again, exactly as they were rendered, the e-mails the mail server refused in it and that no retry has delivered since; nothing else is executed. Rows with an invalid address are not retried.',
+                'Either way nobody who got an e-mail gets it twice. 409 when the run has not ended, or is of the second kind with no such e-mail (a run that succeeded, say).'
+            ],
             payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
             validate: { params: runParams },
             response: { status: { 202: enqueued } },

@@ -94,7 +94,12 @@ export interface RunsService {
     nodeOutput(accountId: string, runId: string, nodeId: string, page: { offset: number; limit: number }): Promise<NodeOutputPage>;
     /** `stopping` is true when the run was RUNNING: the worker stops it at the next element boundary. */
     cancel(accountId: string, runId: string): Promise<{ run: RunDetail; stopping: boolean }>;
-    /** Enqueues a run that sends again, as rendered then, the e-mails that failed in a finished run. */
+    /**
+     * Enqueues a retry of a finished run: one that executes its graph snapshot again, reusing its
+     * recorded model replies and sending only what no run of its chain sent, when it stopped before
+     * its computing nodes all succeeded (or was given up); otherwise one that sends again, as
+     * rendered then, the e-mails the mail server refused.
+     */
     retry(accountId: string, runId: string): Promise<EnqueuedRun>;
     webhookSecret(accountId: string, workflowId: string, rotate: boolean): Promise<string>;
 }
@@ -302,14 +307,15 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
                 throw Boom.conflict(`Run '${runId}' is ${source.status}: wait until it ends, then retry its failed e-mails`);
             }
 
-            // A run given up after repeated interruptions may have rows never reached: its retry derives them again.
-            const givenUp = (await retrySource(db, runId))?.given_up === true;
-            if (!givenUp && (await retryableDeliveries(db, runId, null, 1)).length === 0) {
+            // A run given up, or one that stopped before its nodes other than OUTPUT all succeeded (an AI
+            // node failed, say), is executed again by its retry: it may have rows never reached.
+            const rederive = (await retrySource(db, runId))?.rederive === true;
+            if (!rederive && (await retryableDeliveries(db, runId, null, 1)).length === 0) {
                 throw Boom.conflict(`Run '${runId}' has no failed e-mails left to retry (invalid addresses are not retried: fix the data and run the workflow again)`);
             }
 
             const retryId = newId('run');
-            const row = await Store.enqueueRetryRun(db, retryId, accountId, runId);
+            const row = await Store.enqueueRetryRun(db, retryId, accountId, runId, rederive);
             if (!row) {
                 throw runNotFound(runId);
             }

@@ -55,6 +55,12 @@ export const markResent = async (db: Queryable, runId: string, nodeId: string, i
 
 export interface RetrySource {
     given_up: boolean;
+    /**
+     * A retry of this run executes the graph again (see enqueueRetryRun): it was given up, or it ended
+     * FAILED or CANCELLED before every node other than an OUTPUT node succeeded. Otherwise a retry
+     * only sends again the e-mails the mail server refused.
+     */
+    rederive: boolean;
     /** The first run of the chain of retries the source belongs to. */
     origin_run_id: string;
 }
@@ -69,9 +75,14 @@ export const retrySource = (db: Queryable, runId: string): Promise<RetrySource |
              UNION ALL
              SELECT r.id, r.retry_of, chain.depth + 1 FROM runs r JOIN chain ON r.id = chain.retry_of
          )
-         SELECT (SELECT given_up FROM runs WHERE id = $1) AS given_up,
+         SELECT r.given_up,
+                r.given_up OR (r.status IN ('FAILED', 'CANCELLED') AND EXISTS (
+                    SELECT 1
+                    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(r.graph -> 'nodes') = 'array' THEN r.graph -> 'nodes' ELSE '[]'::jsonb END) AS g(node)
+                    LEFT JOIN run_nodes s ON s.run_id = r.id AND s.node_id = g.node ->> 'id'
+                    WHERE g.node ->> 'type' IS DISTINCT FROM 'OUTPUT' AND s.status IS DISTINCT FROM 'SUCCESS')) AS rederive,
                 (SELECT id FROM chain ORDER BY depth DESC LIMIT 1) AS origin_run_id
-         FROM runs WHERE id = $1`,
+         FROM runs r WHERE r.id = $1`,
         [runId]
     );
 

@@ -35,9 +35,18 @@ export const enqueueRun = (db: Queryable, runId: string, accountId: string, work
 
 /**
  * Inserts a PENDING retry run of `sourceRunId` (same workflow, same graph snapshot) and its drain job,
- * like enqueueRun. Null when the source run does not exist or is another account's.
+ * like enqueueRun. Null when the source run does not exist or is another account's. With
+ * `withReplies` (a retry that executes the graph again), the language-model replies recorded for the
+ * source run become the retry's own, so it asks only for the others; they count no calls or tokens
+ * for the retry, which did not pay for them.
  */
-export const enqueueRetryRun = (db: Queryable, runId: string, accountId: string, sourceRunId: string): Promise<(EnqueuedRow & { workflow_id: string }) | null> =>
+export const enqueueRetryRun = (
+    db: Queryable,
+    runId: string,
+    accountId: string,
+    sourceRunId: string,
+    withReplies: boolean
+): Promise<(EnqueuedRow & { workflow_id: string }) | null> =>
     preparedOne<EnqueuedRow & { workflow_id: string }>(
         db,
         'flowctl_runs_enqueueRetryRun',
@@ -46,9 +55,13 @@ export const enqueueRetryRun = (db: Queryable, runId: string, accountId: string,
              INSERT INTO runs (id, account_id, workflow_id, graph, status, retry_of)
              SELECT $1, s.account_id, s.workflow_id, s.graph, 'PENDING', s.id FROM runs s WHERE s.id = $2 AND s.account_id = $3
              RETURNING created_at, workflow_id
+         ), replies AS (
+             INSERT INTO ai_replies (run_id, node_id, element_index, request_hash, reply, calls, prompt_tokens, completion_tokens)
+             SELECT $1, a.node_id, a.element_index, a.request_hash, a.reply, 0, 0, 0
+             FROM ai_replies a WHERE a.run_id = $2 AND $4::boolean AND EXISTS (SELECT 1 FROM run)
          ), ${drainJobCtes('(SELECT workflow_id FROM source)', 'EXISTS (SELECT 1 FROM run)')}
          SELECT run.created_at, run.workflow_id, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
-        [runId, sourceRunId, accountId]
+        [runId, sourceRunId, accountId, withReplies]
     );
 
 export interface ClaimedRunRow {

@@ -1,3 +1,5 @@
+import type { HeaderReader } from './ai-http.js';
+
 /**
  * How many language-model calls of one AI node go out at once, adapted to what the provider says.
  *
@@ -64,7 +66,7 @@ export class AiLimiter {
     }
 
     /** A reply came through: grow back, and respect an exhausted window announced in its headers. */
-    succeeded(headers: Headers): void {
+    succeeded(headers: HeaderReader): void {
         this.allowed = Math.min(this.max, this.allowed + 1 / this.allowed);
         let spacing = 0;
         for (const kind of ['requests', 'tokens']) {
@@ -157,7 +159,7 @@ export const parseDuration = (text: string | null): number | null => {
 };
 
 /** How long a 429 or 503 asks to wait: `retry-after-ms`, else `retry-after` (seconds or an HTTP date). */
-export const retryAfterMs = (headers: Headers | undefined): number | null => {
+export const retryAfterMs = (headers: HeaderReader | undefined): number | null => {
     const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
     if (Number.isFinite(ms) && ms >= 0) {
         return ms;

@@ -1,7 +1,8 @@
 import { type AiAnswer, type AiRequest, toStorableValue } from '@flowctl/engine';
-import OpenAI from 'openai';
+import type { Dispatcher } from 'undici';
 
-import { outboundFetch, privateAddressRefusal } from '../outbound.js';
+import { privateAddressRefusal, publicOnly } from '../outbound.js';
+import { EndpointConnectionError, EndpointStatusError, EndpointTimeoutError, postJson } from './ai-http.js';
 import { type AiLimiter, retryAfterMs } from './ai-limiter.js';
 
 export interface AiSettings {
@@ -12,12 +13,13 @@ export interface AiSettings {
     concurrency?: number | null;
 }
 
-/** Settings to call with, and the fetch that an account-chosen base URL must go through. */
+/** Settings to call with, and the agent that an account-chosen base URL must go through. */
 export interface AiEndpoint extends AiSettings {
-    fetch?: typeof fetch;
+    dispatcher?: Dispatcher;
 }
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const AI_TIMEOUT_MS = 60_000;
 /** 408, 409, other 5xx and connection errors are retried this many times (429 and 503: see complete()). */
 export const AI_MAX_RETRIES = 3;
@@ -35,7 +37,7 @@ export const mergeAiSettings = (account: AiSettings | null, server: AiSettings, 
     const model = account?.model ?? server.model;
     const concurrency = account?.concurrency ? { concurrency: account.concurrency } : {};
     if (account?.apiKey) {
-        return { apiKey: account.apiKey, baseUrl: account.baseUrl, model, ...concurrency, ...(account.baseUrl ? { fetch: outboundFetch(allowPrivateNetwork) } : {}) };
+        return { apiKey: account.apiKey, baseUrl: account.baseUrl, model, ...concurrency, ...(account.baseUrl && !allowPrivateNetwork ? { dispatcher: publicOnly } : {}) };
     }
 
     return { apiKey: server.apiKey, baseUrl: server.baseUrl, model, ...concurrency };
@@ -43,21 +45,17 @@ export const mergeAiSettings = (account: AiSettings | null, server: AiSettings, 
 
 const snippet = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
-/** A node error a user can act on, whatever the SDK threw. */
+/** A node error a user can act on, whatever the call threw. */
 const describe = (err: unknown, baseUrl: string): Error => {
-    if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    if (err instanceof EndpointTimeoutError) {
         return new Error(`the language-model request timed out after ${AI_TIMEOUT_MS / 1000} s (${baseUrl})`);
     }
 
-    if (err instanceof OpenAI.APIUserAbortError) {
-        return new Error('the language-model request was cancelled');
-    }
-
-    if (err instanceof OpenAI.APIConnectionError) {
+    if (err instanceof EndpointConnectionError) {
         return new Error(`could not reach the language-model endpoint ${baseUrl}: ${privateAddressRefusal(err)?.message ?? err.message}`);
     }
 
-    if (err instanceof OpenAI.APIError) {
+    if (err instanceof EndpointStatusError) {
         const hint =
             err.status === 401
                 ? ' (check the AI API key)'
@@ -70,18 +68,6 @@ const describe = (err: unknown, baseUrl: string): Error => {
     }
 
     return err instanceof Error ? err : new Error(String(err));
-};
-
-/** One SDK client per endpoint settings object (a run's), not one per call: a per-row node makes thousands. */
-const clients = new WeakMap<AiEndpoint, OpenAI>();
-const clientFor = (settings: AiEndpoint, apiKey: string): OpenAI => {
-    let client = clients.get(settings);
-    if (!client) {
-        client = new OpenAI({ apiKey, baseURL: settings.baseUrl ?? undefined, timeout: AI_TIMEOUT_MS, maxRetries: 0, ...(settings.fetch ? { fetch: settings.fetch } : {}) });
-        clients.set(settings, client);
-    }
-
-    return client;
 };
 
 /** What a call needs besides the request: the node's limiter and how long it may wait out 429s. */
@@ -109,8 +95,10 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
 /** Waits before retrying a failure without a Retry-After: 0.5 s, 1 s, 2 s, … at most 8 s. */
 const backoff = (attempt: number): number => Math.min(8_000, 500 * 2 ** (attempt - 1));
 
-const messagesFor = (request: AiRequest): OpenAI.ChatCompletionMessageParam[] => {
-    const messages: OpenAI.ChatCompletionMessageParam[] = [];
+type Message = { role: 'system' | 'user' | 'assistant'; content: string };
+
+const messagesFor = (request: AiRequest): Message[] => {
+    const messages: Message[] = [];
     if (request.system) {
         messages.push({ role: 'system', content: request.system });
     }
@@ -134,9 +122,9 @@ const messagesFor = (request: AiRequest): OpenAI.ChatCompletionMessageParam[] =>
  * JSON, for the engine to ask again); the engine checks it against the declared outputs. NUL
  * characters and lone surrogates in the reply (which the store cannot hold) become U+FFFD.
  *
- * Retries are ours, not the SDK's, so that the node's limiter sees every 429: a 429 or 503 slows the
- * node down and is retried until the retry budget is spent; other 5xx, 408, 409 and connection
- * errors are retried AI_MAX_RETRIES times; 400, 401, 403 and 404 fail at once.
+ * Every request is seen by the node's limiter: a 429 or 503 slows the node down and is retried until
+ * the retry budget is spent; other 5xx, 408, 409 and connection errors (but a private address
+ * refused) are retried AI_MAX_RETRIES times; other statuses fail at once (no redirect is followed).
  */
 export const complete = async (settings: AiEndpoint, request: AiRequest, options: CallOptions): Promise<AiAnswer> => {
     if (!settings.apiKey) {
@@ -144,28 +132,36 @@ export const complete = async (settings: AiEndpoint, request: AiRequest, options
     }
 
     const { limiter, signal } = options;
-    const client = clientFor(settings, settings.apiKey);
+    const baseUrl = (settings.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     const body = {
         model: request.model ?? settings.model ?? DEFAULT_MODEL,
         messages: messagesFor(request),
         response_format: { type: 'json_schema' as const, json_schema: { name: 'output', strict: true, schema: request.schema } }
     };
+    const exchange = {
+        url: `${baseUrl}/chat/completions`,
+        apiKey: settings.apiKey,
+        body,
+        timeoutMs: AI_TIMEOUT_MS,
+        signal,
+        ...(settings.dispatcher ? { dispatcher: settings.dispatcher } : {})
+    };
     const started = Date.now();
     let failures = 0;
-    let completion: OpenAI.ChatCompletion;
+    let completion: Completion;
     for (;;) {
         await limiter.acquire(signal);
         try {
-            const { data, response } = await client.chat.completions.create(body, { signal }).withResponse();
-            limiter.succeeded(response.headers);
-            completion = data;
+            const { json, headers } = await postJson(exchange);
+            limiter.succeeded(headers);
+            completion = json as Completion;
             break;
         } catch (err) {
             if (signal.aborted) {
-                throw describe(new OpenAI.APIUserAbortError(), client.baseURL);
+                throw new Error('the language-model request was cancelled');
             }
 
-            if (err instanceof OpenAI.APIError && (err.status === 429 || err.status === 503)) {
+            if (err instanceof EndpointStatusError && (err.status === 429 || err.status === 503)) {
                 const wait = retryAfterMs(err.headers) ?? backoff(++failures);
                 if (Date.now() + wait - started > options.retryBudgetMs) {
                     const waited = Math.round((Date.now() - started) / 1000);
@@ -179,14 +175,17 @@ export const complete = async (settings: AiEndpoint, request: AiRequest, options
                 continue;
             }
 
-            const transient = err instanceof OpenAI.APIConnectionError || (err instanceof OpenAI.APIError && (err.status === 408 || err.status === 409 || (err.status ?? 0) >= 500));
-            if (transient && !(err instanceof OpenAI.APIConnectionTimeoutError) && failures < AI_MAX_RETRIES) {
+            // A private address is refused again on every try.
+            const transient =
+                (err instanceof EndpointConnectionError && !privateAddressRefusal(err)) ||
+                (err instanceof EndpointStatusError && (err.status === 408 || err.status === 409 || err.status >= 500));
+            if (transient && failures < AI_MAX_RETRIES) {
                 failures++;
-                await sleep((err instanceof OpenAI.APIError ? retryAfterMs(err.headers) : null) ?? backoff(failures), signal);
+                await sleep((err instanceof EndpointStatusError ? retryAfterMs(err.headers) : null) ?? backoff(failures), signal);
                 continue;
             }
 
-            throw describe(err, client.baseURL);
+            throw describe(err, baseUrl);
         } finally {
             limiter.release();
         }
@@ -195,13 +194,19 @@ export const complete = async (settings: AiEndpoint, request: AiRequest, options
     return answerOf(completion);
 };
 
-const answerOf = (completion: OpenAI.ChatCompletion): AiAnswer => {
+/** What is read of a chat completion. */
+interface Completion {
+    choices?: { message?: { content?: string | null; refusal?: string | null }; finish_reason?: string }[];
+    usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+const answerOf = (completion: Completion): AiAnswer => {
     const choice = completion.choices?.[0];
     if (!choice) {
         throw new Error('the language-model reply had no choices');
     }
 
-    if (choice.message.refusal) {
+    if (choice.message?.refusal) {
         throw new Error(`the language model refused: ${snippet(choice.message.refusal)}`);
     }
 
@@ -209,7 +214,7 @@ const answerOf = (completion: OpenAI.ChatCompletion): AiAnswer => {
         throw new Error('the language-model reply was cut off at its token limit');
     }
 
-    const content = choice.message.content;
+    const content = choice.message?.content;
     if (!content) {
         throw new Error('the language-model reply was empty');
     }

@@ -220,9 +220,10 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
     }
 
     const graph = run.graph as Graph;
-    // A retry of a run given up executes the graph again, sending what no run of its chain sent.
+    // A retry of a run given up, or stopped before its computing nodes all succeeded, executes the graph
+    // again: model replies recorded for that run are reused, and what no run of its chain sent is sent.
     const source = run.retry_of ? await retrySource(env.db, run.retry_of) : null;
-    const rederived = source?.given_up === true;
+    const rederived = source?.rederive === true;
     // Deterministic: a run too big now is too big on every attempt, so it ends here, resumed or not.
     const tooBig = run.retry_of && !rederived ? null : await overBudget(env.deps, run, lease.token, env.runMemoryBytes);
     if (tooBig) {
@@ -233,7 +234,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
     const retryRows = run.retry_of && !rederived ? await retryableDeliveries(env.db, run.retry_of, run.id) : null;
     let resume: NodeState[] | undefined = resumed ? toNodeStates(await loadNodeStates(env.db, run.id), nodeTypes(graph)) : undefined;
     if (rederived && !resumed && run.retry_of) {
-        // What the given-up run computed is reused (no model is asked again); its OUTPUT nodes run again.
+        // What the retried run computed and kept is reused; its OUTPUT nodes run again.
         resume = toNodeStates(await loadNodeStates(env.db, run.retry_of), nodeTypes(graph)).filter((state) => state.type !== 'OUTPUT');
     }
 

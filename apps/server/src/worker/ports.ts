@@ -54,8 +54,9 @@ export interface PortsRun {
     /** True when an earlier attempt may have sent e-mails already. */
     resumed: boolean;
     /**
-     * A retry of a run that was given up: the graph runs again, and an element that any run of the
-     * chain delivered, or may have, is neither sent nor counted.
+     * A retry that executes the graph again (of a run given up, or stopped before its computing nodes
+     * all succeeded): an element that any run of the chain delivered, or may have, is neither sent nor
+     * counted, and a model reply recorded for the retried run (copied to this one) is not asked again.
      */
     rederived?: boolean;
     /** Called after each new e-mail this attempt sent and the server accepted (not one found sent, nor one sent again). */
@@ -128,7 +129,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const recordedFor = (nodeId: string): Promise<Map<number, AiReplyRecord>> => {
         let found = recorded.get(nodeId);
         if (!found) {
-            found = run.resumed ? recordedAiReplies(env.db, run.id, nodeId) : Promise.resolve(new Map());
+            // A re-deriving retry holds, as its own, the replies recorded for the run it retries.
+            found = run.resumed || run.rederived ? recordedAiReplies(env.db, run.id, nodeId) : Promise.resolve(new Map());
             recorded.set(nodeId, found);
         }
 

@@ -13,7 +13,7 @@ import { examples } from './help.js';
 const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
 
 const runLines = (io: Io, run: Run): string[] => [
-    `${bold(io, run.runId)} of ${run.workflowId}: ${run.status}`,
+    `${bold(io, run.runId)} of ${run.workflowId}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`,
     `${dim(io, `enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`)}`,
     ...run.nodes.map((node) => `  ${nodeLine(io, node)}`),
     ...(run.completedAt ? [resultLine(run)] : [`watch it: flowctl runs watch ${run.runId}`])
@@ -110,7 +110,7 @@ export const register: Register = (program, ctx) => {
         });
 
     runs.command('retry')
-        .description('send again what a finished run did not deliver (refused e-mails; every unsent row of a run given up), as a new run')
+        .description('retry a finished run as a new run: one stopped at or before an AI or data node runs again, asking the model only for replies not recorded; otherwise its refused e-mails are sent again')
         .argument('<runId>')
         .option('-w, --watch', 'follow the new run until it ends; exit 1 if it ends FAILED or CANCELLED')
         .addHelpText('after', examples('flowctl runs retry run_abc --watch'))

@@ -572,8 +572,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retry the failed e-mails of a finished run
-         * @description Enqueues a new run (202, like an enqueue) that sends again, exactly as they were rendered, the e-mails the mail server refused in the given run and that no retry has delivered since; nothing else is executed, so nobody who got an e-mail gets it twice. Rows with an invalid address are not retried. 409 when the run has not ended or has no such e-mail.
+         * Retry a finished run
+         * @description Enqueues a new run (202, like an enqueue) whose retryOf names the given run. It executes the given run's graph snapshot, never the workflow as it is now: a prompt changed since applies to new runs only.
+         *
+         *     A run that ended FAILED or CANCELLED before each of its nodes other than OUTPUT succeeded (an AI node answered 401, refused past AI_RETRY_BUDGET_MS, a reply invalid twice, a cancel mid-node; a DATA_SOURCE that failed), or that was given up after repeated interruptions: the retry executes the graph again. Outputs the run kept are reused; an AI node asks the model only for elements without a reply recorded for that run under the same node, element index and hash of the rendered request (model, system, prompt, schema: a changed row is asked again), and those reused replies count no aiCalls; OUTPUT nodes send each row that no run of its chain of retries sent or may have sent, refused ones included.
+         *
+         *     Any other finished run (it failed or was cancelled at its OUTPUT nodes): the retry sends again, exactly as they were rendered, the e-mails the mail server refused in it and that no retry has delivered since; nothing else is executed. Rows with an invalid address are not retried.
+         *
+         *     Either way nobody who got an e-mail gets it twice. 409 when the run has not ended, or is of the second kind with no such e-mail (a run that succeeded, say).
          */
         post: operations["postWorkflowsRunsByRunIdRetry"];
         delete?: never;
@@ -5557,7 +5563,7 @@ export interface operations {
                             possiblyDuplicated?: number;
                             totalRows: number;
                         };
-                        /** @description For a retry run: the run whose failed e-mails it sends again */
+                        /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
                         runId: string;
                         /**
@@ -5759,7 +5765,7 @@ export interface operations {
                             possiblyDuplicated?: number;
                             totalRows: number;
                         };
-                        /** @description For a retry run: the run whose failed e-mails it sends again */
+                        /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
                         runId: string;
                         /**
@@ -5842,7 +5848,7 @@ export interface operations {
                             possiblyDuplicated?: number;
                             totalRows: number;
                         };
-                        /** @description For a retry run: the run whose failed e-mails it sends again */
+                        /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
                         runId: string;
                         /**
