@@ -96,3 +96,38 @@ export const peakSampler = (read, everyMs = 200) => {
         }
     };
 };
+
+/** NODE_OPTIONS for a server whose garbage a benchmark can have collected (collectGarbage()). */
+export const INSPECTABLE = { NODE_OPTIONS: '--inspect=127.0.0.1:0' };
+
+/**
+ * A full garbage collection in a server started with INSPECTABLE, through the inspector protocol (the
+ * server exposes no gc). It tells memory the server still holds from garbage V8 has not collected yet:
+ * an idle process allocates nothing, so nothing makes V8 collect.
+ */
+export const collectGarbage = async (server) => {
+    const url = /Debugger listening on (ws:\/\/\S+)/.exec(server.output.join(''))?.[1];
+    if (!url) {
+        throw new Error('the server was not started with INSPECTABLE');
+    }
+
+    const { WebSocket } = await import('undici');
+    const socket = new WebSocket(url);
+    await new Promise((resolve, reject) => {
+        socket.onopen = resolve;
+        socket.onerror = () => reject(new Error(`could not reach the inspector at ${url}`));
+    });
+    try {
+        await new Promise((resolve, reject) => {
+            socket.onmessage = (event) => {
+                if (JSON.parse(event.data).id === 1) {
+                    resolve();
+                }
+            };
+            socket.onerror = () => reject(new Error('the inspector connection failed'));
+            socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+        });
+    } finally {
+        socket.close();
+    }
+};
