@@ -80,7 +80,7 @@ export const createAccount = async (server, sink) => {
         throw new Error(`register answered ${registered.status}: ${registered.text}`);
     }
 
-    for (let tries = 0; tries < 200 && !sink.otp(email); tries++) {
+    for (let tries = 0; tries < 400 && !sink.otp(email); tries++) {
         await new Promise((resolve) => setTimeout(resolve, 25));
     }
 
