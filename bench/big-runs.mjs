@@ -7,6 +7,7 @@
 //    to a local SMTP sink.
 // Each prints the time to the run's end, the server's peak RSS, the other account's GET p50/p99 and
 // /readyz failures. Heavy: run it alone (`npm run bench big-runs`).
+import { createWorkflow, enqueue, sleep, uploadCsv, waitRun } from './lib/api.mjs';
 import { startServer } from './lib/server.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
@@ -14,16 +15,7 @@ const TARGETS = { othersP99Ms: 250, readyzFailures: 0, worstRssMb: 1024, realist
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
 const MB = 1024 * 1024;
 
-const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-
-const check = async (res, status, what) => {
-    if (res.status !== status) {
-        throw new Error(`${what} answered ${res.status}: ${await res.text()}`);
-    }
-
-    return res.json();
-};
 
 const tinyRows = () => Buffer.from(`a\n${'1\n'.repeat(26_214_398)}`.slice(0, -1));
 const onesAndTwos = () => Buffer.from(`a,b\n${'1,2\n'.repeat(1_000_000)}`);
@@ -58,47 +50,15 @@ const bench = async (store) => {
     try {
         const heavy = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
         const other = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
-        const json = (auth) => ({ ...auth, 'content-type': 'application/json' });
-        await check(
-            await fetch(`${server.url}/api/workflows`, {
-                method: 'POST',
-                headers: json(other),
-                body: JSON.stringify({ name: 'other', graph: { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] } })
-            }),
-            201,
-            'other workflow'
-        );
-
-        // On a busy machine a 50 MiB body can pause past BODY_TIMEOUT_SECONDS (answered 408, the socket closed): try again.
-        const upload = async (bytes) => {
-            for (let attempt = 1; ; attempt++) {
-                const form = new FormData();
-                form.append('file', new Blob([bytes], { type: 'text/csv' }), 'big.csv');
-                try {
-                    return (await check(await fetch(`${server.url}/api/uploads`, { method: 'POST', body: form, headers: heavy }), 201, 'upload')).uploadId;
-                } catch (err) {
-                    if (attempt === 3) {
-                        throw err;
-                    }
-
-                    console.log(`note: upload attempt ${attempt} failed (${err.cause?.code ?? err.message}); trying again`);
-                }
-            }
-        };
+        await createWorkflow(server, other, 'other', { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] });
 
         const scenario = async (name, bytesOf, graphOf, { rssTarget, expect }) => {
             if (only && !name.includes(only)) {
                 return;
             }
 
-            const uploadId = await upload(bytesOf());
-            const workflowId = (
-                await check(
-                    await fetch(`${server.url}/api/workflows`, { method: 'POST', headers: json(heavy), body: JSON.stringify({ name, graph: graphOf(uploadId) }) }),
-                    201,
-                    'workflow'
-                )
-            ).workflowId;
+            const uploadId = await uploadCsv(server, heavy, bytesOf(), 'big.csv');
+            const workflowId = await createWorkflow(server, heavy, name, graphOf(uploadId));
 
             const baseRss = server.rssBytes();
             let peakRss = baseRss;
@@ -130,16 +90,7 @@ const bench = async (store) => {
             })();
 
             const started = performance.now();
-            const { runId } = await check(await fetch(`${server.url}/api/workflows/${workflowId}/run`, { method: 'POST', headers: heavy }), 202, 'enqueue');
-            let run;
-            for (;;) {
-                run = await check(await fetch(`${server.url}/api/workflows/runs/${runId}`, { headers: heavy }), 200, 'get run');
-                if (run.completedAt) {
-                    break;
-                }
-
-                await sleep(100);
-            }
+            const run = await waitRun(server, heavy, await enqueue(server, heavy, workflowId));
 
             const seconds = (performance.now() - started) / 1000;
             done = true;

@@ -1,6 +1,7 @@
 // Runs through the built server, on the embedded store and on PostgreSQL: enqueue throughput and
 // latency, enqueue-to-RUNNING pickup latency (from the run's own timestamps, both taken by the
 // database clock), and e-mail throughput of one 10,000-row run into a local SMTP sink.
+import { createWorkflow as create, enqueue as enqueueRun, uploadCsv, waitRun } from './lib/api.mjs';
 import { startServer } from './lib/server.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
@@ -13,17 +14,8 @@ const EMAIL_ROWS = 10_000;
 
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
 
-const check = async (res, status, what) => {
-    if (res.status !== status) {
-        throw new Error(`${what} answered ${res.status}: ${await res.text()}`);
-    }
-
-    return res.json();
-};
-
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (iso) => new Date(iso).getTime();
-const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
 
 const verdict = (ok) => (ok ? 'ok' : 'MISSED');
 
@@ -44,22 +36,9 @@ const bench = async (store) => {
     try {
         const { token } = await createAccount(server, sink);
         const auth = { authorization: `Bearer ${token}` };
-        const json = { ...auth, 'content-type': 'application/json' };
-        const createWorkflow = async (graph) =>
-            (await check(await fetch(`${server.url}/api/workflows`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'bench', graph }) }), 201, 'create workflow'))
-                .workflowId;
-        const enqueue = async (workflowId) => check(await fetch(`${server.url}/api/workflows/${workflowId}/run`, { method: 'POST', headers: auth }), 202, 'enqueue');
-        const getRun = async (runId) => check(await fetch(`${server.url}/api/workflows/runs/${runId}`, { headers: auth }), 200, 'get run');
-        const waitTerminal = async (runId, pollMs = 10) => {
-            for (;;) {
-                const run = await getRun(runId);
-                if (run.completedAt) {
-                    return run;
-                }
-
-                await sleep(pollMs);
-            }
-        };
+        const createWorkflow = (graph) => create(server, auth, 'bench', graph);
+        const enqueue = (workflowId) => enqueueRun(server, auth, workflowId);
+        const waitTerminal = (runId, pollMs = 10) => waitRun(server, auth, runId, pollMs);
 
         // Enqueue: a small workflow per client, all enqueued at once; the worker drains them meanwhile.
         const trigger = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
@@ -69,7 +48,7 @@ const bench = async (store) => {
         }
 
         for (const workflowId of workflows) {
-            await waitTerminal((await enqueue(workflowId)).runId);
+            await waitTerminal(await enqueue(workflowId));
         }
 
         const latencies = [];
@@ -81,7 +60,7 @@ const bench = async (store) => {
                 while (next < ENQUEUES) {
                     next++;
                     const at = performance.now();
-                    runIds.push((await enqueue(workflowId)).runId);
+                    runIds.push(await enqueue(workflowId));
                     latencies.push(performance.now() - at);
                 }
             })
@@ -102,7 +81,7 @@ const bench = async (store) => {
         const idle = await createWorkflow(trigger);
         const pickups = [];
         for (let i = 0; i < PICKUPS; i++) {
-            const run = await waitTerminal((await enqueue(idle)).runId, 5);
+            const run = await waitTerminal(await enqueue(idle), 5);
             pickups.push(ms(run.startedAt) - ms(run.createdAt));
         }
 
@@ -117,13 +96,11 @@ const bench = async (store) => {
             lines.push(`Person ${i},person${i}@example.test,City ${i % 50}`);
         }
 
-        const form = new FormData();
-        form.append('file', new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), 'people.csv');
-        const upload = await check(await fetch(`${server.url}/api/uploads`, { method: 'POST', body: form, headers: auth }), 201, 'upload');
+        const uploadId = await uploadCsv(server, auth, `${lines.join('\n')}\n`, 'people.csv');
         const mailer = await createWorkflow({
             nodes: [
                 { id: 'start', type: 'TRIGGER', data: {} },
-                { id: 'people', type: 'DATA_SOURCE', data: { uploadId: upload.uploadId } },
+                { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
                 { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'Hi {{item.name}},\nsee you in {{item.city}}.' } }
             ],
             edges: [
@@ -132,7 +109,7 @@ const bench = async (store) => {
             ]
         });
         const sunk = sink.count;
-        const run = await waitTerminal((await enqueue(mailer)).runId, 100);
+        const run = await waitTerminal(await enqueue(mailer), 100);
         const send = run.nodes.find((node) => node.nodeId === 'send');
         if (run.status !== 'SUCCESS' || run.result.emailsSent !== EMAIL_ROWS || sink.count - sunk !== EMAIL_ROWS) {
             throw new Error(`the e-mail run ended ${run.status} with ${run.result.emailsSent} sent, the sink got ${sink.count - sunk}: ${JSON.stringify(send)}`);

@@ -3,7 +3,9 @@
 // answer, and the requests a client makes per minute while watching a run where nothing happens.
 import { SMTPServer } from 'smtp-server';
 
-import { jsonRequest, startServer } from './lib/server.mjs';
+import { createWorkflow, enqueue, mailGraph, sleep, uploadCsv } from './lib/api.mjs';
+import { startServer } from './lib/server.mjs';
+import { createAccount } from './lib/smtp-sink.mjs';
 
 const TARGETS = { latencyP50Ms: 100, quietRequestsPerMinute: 4 };
 const SAMPLES = 30;
@@ -11,7 +13,6 @@ const QUIET_MS = 60_000;
 const WAIT = 'wait=30';
 
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
-const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Accepts every e-mail, except those to @hold.test, which wait until release(address). */
@@ -71,42 +72,10 @@ const bench = async (store) => {
     };
 
     try {
-        const email = `bench-${Math.random().toString(36).slice(2, 10)}@example.test`;
-        await jsonRequest(server, 'POST', '/api/auth/register', { email, password: 'bench-password-1', fullName: 'Bench User' });
-        for (let tries = 0; tries < 400 && !sink.otp(email); tries++) {
-            await sleep(25);
-        }
-
-        const { accessToken } = (await jsonRequest(server, 'POST', '/api/auth/verify-email', { email, otp: sink.otp(email) })).json;
-        const auth = { authorization: `Bearer ${accessToken}` };
-        const call = async (method, path, body, status) => {
-            const headers = body ? { ...auth, 'content-type': 'application/json' } : auth;
-            const res = await fetch(`${server.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-            if (res.status !== status) {
-                throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
-            }
-
-            return res.json();
-        };
+        const auth = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
 
         /** A workflow sending one e-mail to `to`, which the sink holds until released. */
-        const mailTo = async (to) => {
-            const form = new FormData();
-            form.append('file', new Blob([`name,email\nBench,${to}\n`], { type: 'text/csv' }), 'one.csv');
-            const upload = await (await fetch(`${server.url}/api/uploads`, { method: 'POST', headers: auth, body: form })).json();
-            const graph = {
-                nodes: [
-                    { id: 'start', type: 'TRIGGER', data: {} },
-                    { id: 'people', type: 'DATA_SOURCE', data: { uploadId: upload.uploadId } },
-                    { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: 'Hi', body: 'Hello {{item.name}}' } }
-                ],
-                edges: [
-                    { source: 'start', target: 'people' },
-                    { source: 'people', target: 'send' }
-                ]
-            };
-            return (await call('POST', '/api/workflows', { name: 'watch bench', graph }, 201)).workflowId;
-        };
+        const mailTo = async (to) => createWorkflow(server, auth, 'watch bench', mailGraph(await uploadCsv(server, auth, `name,email\nBench,${to}\n`, 'one.csv')));
 
         /** One watch request as runs.wait() sends it: the run (or null for 304) and when it arrived. */
         const poll = async (runId, etag) => {
@@ -118,9 +87,9 @@ const bench = async (store) => {
 
         // A quiet run: PENDING behind a run whose e-mail is held for the whole benchmark.
         const blocker = await mailTo('blocker@hold.test');
-        await call('POST', `/api/workflows/${blocker}/run`, undefined, 202);
+        await enqueue(server, auth, blocker);
         await sink.arrival('blocker@hold.test');
-        const quietRun = (await call('POST', `/api/workflows/${blocker}/run`, undefined, 202)).runId;
+        const quietRun = await enqueue(server, auth, blocker);
         let quietRequests = 0;
         let watching = true;
         const quietStarted = Date.now();
@@ -137,7 +106,7 @@ const bench = async (store) => {
         const latencies = [];
         const workflow = await mailTo('sample@hold.test');
         for (let i = 0; i < SAMPLES || Date.now() - quietStarted < QUIET_MS; i++) {
-            const { runId } = await call('POST', `/api/workflows/${workflow}/run`, undefined, 202);
+            const runId = await enqueue(server, auth, workflow);
             await sink.arrival('sample@hold.test');
             let { etag } = await poll(runId, null);
             const waiting = (async () => {

@@ -17,7 +17,7 @@ const { BENCH_DATABASE_URL } = process.env;
 
 export const defaultPostgresUrl = () => BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const freePort = () =>
+export const freePort = () =>
     new Promise((resolve, reject) => {
         const probe = Net.createServer();
         probe.once('error', reject);

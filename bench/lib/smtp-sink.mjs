@@ -1,13 +1,17 @@
 // An SMTP server for benchmarks that accepts and counts, nothing more, so it is never the bottleneck
 // unless asked to be: with `delayMs` it waits that long before accepting each message, like a
 // distant relay. It keeps the text of sign-up e-mails only (to bench-* addresses), for the code.
+// With `track`, it also counts the messages per recipient and notes when each was accepted (to find
+// lost and duplicated e-mails, and the rate over a run); reset() forgets them.
 import { SMTPServer } from 'smtp-server';
 
 import { jsonRequest } from './server.mjs';
 
-export const startSink = async ({ delayMs = 0 } = {}) => {
+export const startSink = async ({ delayMs = 0, track = false } = {}) => {
     let count = 0;
     const otps = new Map();
+    let perRecipient = new Map();
+    let arrivals = [];
     const server = new SMTPServer({
         authOptional: true,
         disabledCommands: ['STARTTLS'],
@@ -28,6 +32,11 @@ export const startSink = async ({ delayMs = 0 } = {}) => {
 
                 const accept = () => {
                     count++;
+                    if (track && !code) {
+                        perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
+                        arrivals.push(performance.now());
+                    }
+
                     callback();
                 };
                 if (delayMs > 0 && !code) {
@@ -38,6 +47,8 @@ export const startSink = async ({ delayMs = 0 } = {}) => {
             });
         }
     });
+    // A client that goes away mid-message (a killed or frozen server) is not the sink's failure.
+    server.on('error', () => {});
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
         url: `smtp://127.0.0.1:${server.server.address().port}`,
@@ -45,6 +56,18 @@ export const startSink = async ({ delayMs = 0 } = {}) => {
             return count;
         },
         otp: (email) => otps.get(email),
+        /** With `track`: messages accepted per recipient since the last reset(). */
+        get perRecipient() {
+            return perRecipient;
+        },
+        /** With `track`: when each message since the last reset() was accepted (performance.now()). */
+        get arrivals() {
+            return arrivals;
+        },
+        reset() {
+            perRecipient = new Map();
+            arrivals = [];
+        },
         close: () => new Promise((resolve) => server.close(resolve))
     };
 };
@@ -57,7 +80,7 @@ export const createAccount = async (server, sink) => {
         throw new Error(`register answered ${registered.status}: ${registered.text}`);
     }
 
-    for (let tries = 0; tries < 200 && !sink.otp(email); tries++) {
+    for (let tries = 0; tries < 400 && !sink.otp(email); tries++) {
         await new Promise((resolve) => setTimeout(resolve, 25));
     }
 
