@@ -3,10 +3,12 @@ import { parseArgs } from 'node:util';
 
 import { createApp } from './app.js';
 import { loadConfig, type Role } from './config.js';
+import { boundHeapGrowth } from './worker/heap.js';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
 
 const main = async (): Promise<void> => {
+    boundHeapGrowth();
     const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
     const role = values.role as Role;
     if (!ROLES.includes(role)) {

@@ -7,6 +7,7 @@ import { Agenda, type Job } from 'agenda';
 
 import type { Context } from '../context.js';
 import { senderDomain } from '../mail/compose.js';
+import { giveBackHeap, HEAP_CHECK_DELAY_MS } from './heap.js';
 import { DRAIN_JOB, deleteFinishedJobs, forgetDeadHolders, oldestDueDrainMs, strandedWorkflows, WEBHOOK_JOB, wakeWorkflow } from '../store/queue.js';
 import { deleteExpiredRuns } from '../store/retention.js';
 import { activeRunIds } from '../store/runs.js';
@@ -55,6 +56,10 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     let retention: NodeJS.Timeout | null = null;
     /** Drain jobs executing in this process: its run slots in use. */
     let draining = 0;
+    // Once no drain has run here for a moment (what its last run held, socket buffers and records
+    // still being written included, is unreachable by then), the heap a big run grew is given back.
+    const heapCheck = setTimeout(() => draining === 0 && giveBackHeap(), HEAP_CHECK_DELAY_MS);
+    heapCheck.unref();
 
     const env: DrainEnv = {
         db,
@@ -184,6 +189,9 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                             await drainWorkflow(env, workflowId, job);
                         } finally {
                             draining--;
+                            if (draining === 0) {
+                                heapCheck.refresh();
+                            }
                         }
                     }
                 },
@@ -221,6 +229,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         },
 
         async stop() {
+            clearTimeout(heapCheck);
             stopping = true;
             if (sweeper) {
                 clearInterval(sweeper);
