@@ -36,10 +36,18 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
     // The dying attempt's stop is taken before anything else happens, and its lease goes first: a
     // worker that lost its lease queues the workflow again at once, and the attempt that takes over
     // must be neither the one stopped nor the one whose lease is deleted.
-    const dies = async (runId: string) => {
+    const dies = async (runId: string, lostWrites?: () => Promise<unknown>) => {
         const stop = t.app.ctx.queue.local.get(runId);
         await t.app.ctx.db.query('DELETE FROM workflow_leases');
+        await lostWrites?.();
         stop?.('lease-lost');
+    };
+
+    /** The attempt notes its progress once, in the background: only after that may a test undo it. */
+    const progressNoted = async (runId: string) => {
+        while (!(await t.app.ctx.db.query<{ progressed: boolean }>('SELECT progressed FROM runs WHERE id = $1', [runId]))[0]?.progressed) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+        }
     };
 
     /** Starts a run and returns once the `nth` e-mail from now is held. */
@@ -66,10 +74,7 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         const sixth = smtp.holdAt(smtp.received + 1);
         held.answer(true);
         const next = await sixth;
-        // The attempt notes its progress once, in the background: only after that may the test undo it.
-        while (!(await t.app.ctx.db.query<{ progressed: boolean }>('SELECT progressed FROM runs WHERE id = $1', [runId]))[0]?.progressed) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await progressNoted(runId);
 
         await t.app.ctx.db.query('UPDATE runs SET strikes = $2, progressed = false WHERE id = $1', [runId, MAX_STRIKES - 1]);
         await dies(runId);
@@ -91,16 +96,11 @@ describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
         const fourth = smtp.holdAt(smtp.received + 1);
         held.answer(true);
         const next = await fourth;
-        while (!(await t.app.ctx.db.query<{ progressed: boolean }>('SELECT progressed FROM runs WHERE id = $1', [runId]))[0]?.progressed) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await progressNoted(runId);
 
         // The worker is killed before its write of the OUTPUT node's state lands, on its last allowed strike.
         await t.app.ctx.db.query('UPDATE runs SET strikes = $2, progressed = false WHERE id = $1', [runId, MAX_STRIKES - 1]);
-        const stop = t.app.ctx.queue.local.get(runId);
-        await t.app.ctx.db.query('DELETE FROM workflow_leases');
-        await t.app.ctx.db.query("DELETE FROM run_nodes WHERE run_id = $1 AND node_id = 'send'", [runId]);
-        stop?.('lease-lost');
+        await dies(runId, () => t.app.ctx.db.query("DELETE FROM run_nodes WHERE run_id = $1 AND node_id = 'send'", [runId]));
         next.answer(false);
 
         const run = await api.waitFor(runId);
