@@ -8,7 +8,7 @@ import { cliWording } from './cli-wording.js';
 const SERVER_SRC = Path.resolve(import.meta.dirname, '..', '..', '..', 'apps', 'server', 'src');
 
 /** Routes the server's messages name that no CLI command calls, so the CLI never prints them. */
-const NOT_CLI = new Set(['POST /api/auth/forgot-password', 'POST /api/auth/reset-password', 'POST /api/auth/refresh-token']);
+const NOT_CLI = new Set(['POST /api/auth/refresh-token']);
 
 /** Every `METHOD /api/…` inside a string literal of the server's source (comments left out). */
 const routesInServerMessages = (): Map<string, string> => {
@@ -54,8 +54,9 @@ describe('cliWording', () => {
         expect(cliWording('retry it (POST /api/workflows/runs/run_abc123/retry) to send the e-mails it did not send')).toBe(
             'retry it (`flowctl runs retry run_abc123`) to send the e-mails it did not send'
         );
+        expect(cliWording('request a new one with POST /api/auth/forgot-password')).toBe('request a new one with `flowctl reset-password`');
         // A route the CLI has no command for stays as the server wrote it.
-        expect(cliWording('reset it at POST /api/auth/reset-password')).toBe('reset it at POST /api/auth/reset-password');
+        expect(cliWording('exchange it at POST /api/auth/refresh-token')).toBe('exchange it at POST /api/auth/refresh-token');
     });
 
     it('covers every route named in a server message, except those of requests the CLI never makes', () => {

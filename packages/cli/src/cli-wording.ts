@@ -11,6 +11,8 @@ const COMMAND_FOR_ROUTE: Record<string, string> = {
     'POST /api/auth/login': 'flowctl login',
     'POST /api/auth/logout': 'flowctl logout',
     'POST /api/auth/password': 'flowctl set-password',
+    'POST /api/auth/forgot-password': 'flowctl reset-password',
+    'POST /api/auth/reset-password': 'flowctl reset-password --code <code>',
     'GET /api/auth/me': 'flowctl whoami',
     'PUT /api/account/settings': 'flowctl settings ai set',
     'POST /api/account/tokens': 'flowctl tokens create',

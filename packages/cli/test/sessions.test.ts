@@ -95,4 +95,33 @@ describe('issue 18 in the CLI', () => {
         expect(created.code, created.stderr).toBe(0);
         expect(created.json.token).toMatch(/^flc_/);
     });
+
+    it('reset-password e-mails a code, then sets the new password with it; the old sign-in ends', async () => {
+        const home = freshHome();
+        const env = { FLOWCTL_API_URL: server.url };
+        const { email, password } = await signUp(server, home);
+        expect((await flowctl(['whoami'], { home, env })).code).toBe(0);
+
+        const asked = await flowctl(['reset-password', '--email', email], { home, env });
+        expect(asked.code, asked.stderr).toBe(0);
+        expect(asked.stdout).toContain(`next: flowctl reset-password --email ${email} --code <code>`);
+        let code: string | undefined;
+        while (!code) {
+            const mine = server.smtp.messages.filter((m) => m.to.includes(email));
+            code = /password reset code is (\d{6})/.exec(mine.at(-1)?.text ?? '')?.[1];
+            if (!code) await server.smtp.waitFor(server.smtp.messages.length + 1);
+        }
+
+        const wrong = await flowctl(['reset-password', '--email', email, '--code', code === '000000' ? '111111' : '000000', '--password-stdin'], { home, env, input: 'reset horse battery\n' });
+        expect(wrong.code).toBe(1);
+        expect(wrong.stderr).toContain(`get a new code: flowctl reset-password --email ${email}`);
+        expect(wrong.stderr).not.toMatch(/POST \/api\//);
+
+        const reset = await flowctl(['--json', 'reset-password', '--email', email, '--code', code, '--password-stdin'], { home, env, input: 'reset horse battery\n' });
+        expect(reset.code, reset.stderr).toBe(0);
+        expect(reset.json).toEqual({ email, passwordReset: true });
+        expect((await flowctl(['whoami'], { home, env })).code).toBe(3);
+        expect((await flowctl(['login', '--email', email, '--password-stdin'], { home, env, input: `${password}\n` })).code).not.toBe(0);
+        expect((await flowctl(['login', '--email', email, '--password-stdin'], { home, env, input: 'reset horse battery\n' })).code).toBe(0);
+    });
 });

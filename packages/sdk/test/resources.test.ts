@@ -11,7 +11,7 @@ import {
     RateLimitError,
     type Run
 } from '../src/index.js';
-import { clientFor, csv, freshEmail, newsletter, otpFor, randomName, type SignedUp, signUp, startTestServer, type TestServer, triggerOnly } from './server.js';
+import { clientFor, csv, freshEmail, newsletter, otpFor, randomName, resetCodeFor, type SignedUp, signUp, startTestServer, type TestServer, triggerOnly } from './server.js';
 
 const TERMINAL = ['SUCCESS', 'FAILED', 'CANCELLED'];
 
@@ -66,6 +66,26 @@ describe('every resource against a real server', () => {
             expect((await anonymous.auth.login({ email, password: 'another horse battery' })).accessToken).toEqual(expect.any(String));
         } finally {
             await anonymous.close();
+        }
+    });
+
+    it('auth: forgotPassword e-mails a code, resetPassword sets the password and signs every session out', async () => {
+        const mine = await signUp(t);
+        const anonymous = clientFor(t, undefined);
+        const signedIn = clientFor(t, mine);
+        try {
+            expect((await signedIn.auth.me()).email).toBe(mine.email);
+            expect(await anonymous.auth.forgotPassword({ email: mine.email })).toEqual({ message: expect.any(String) });
+            const wrong = await anonymous.auth.resetPassword({ email: mine.email, otp: '000000', newPassword: 'reset horse battery' }).catch((e: unknown) => e);
+            expect(wrong).toBeInstanceOf(BadRequestError);
+
+            await anonymous.auth.resetPassword({ email: mine.email, otp: await resetCodeFor(t, mine.email), newPassword: 'reset horse battery' });
+            await expect(signedIn.auth.me()).rejects.toBeInstanceOf(AuthenticationError);
+            await expect(anonymous.auth.login({ email: mine.email, password: mine.password })).rejects.toBeInstanceOf(AuthenticationError);
+            expect((await anonymous.auth.login({ email: mine.email, password: 'reset horse battery' })).accessToken).toEqual(expect.any(String));
+        } finally {
+            await anonymous.close();
+            await signedIn.close();
         }
     });
 

@@ -4,9 +4,9 @@ import Crypto from 'node:crypto';
 
 import { Flowctl, type ClientOptions } from '../src/index.js';
 import { startTestServer, store, type TestServer, type TestServerOptions } from '../../../apps/server/test/harness.js';
-import { freshEmail, otpFor, signUp, type SignedUp } from '../../../apps/server/test/sign-up.js';
+import { freshEmail, otpFor, resetCodeFor, signUp, type SignedUp } from '../../../apps/server/test/sign-up.js';
 
-export { freshEmail, otpFor, signUp, startTestServer, store, type SignedUp, type TestServer, type TestServerOptions };
+export { freshEmail, otpFor, resetCodeFor, signUp, startTestServer, store, type SignedUp, type TestServer, type TestServerOptions };
 
 /** A client for `t`, signed in as `account` (access + refresh token) unless options say otherwise. */
 export const clientFor = (t: TestServer, account?: SignedUp, options: Partial<ClientOptions> = {}) =>

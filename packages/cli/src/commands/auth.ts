@@ -1,11 +1,11 @@
-// register, verify, login, logout, whoami.
+// register, verify, set-password, reset-password, login, logout, whoami.
 import { anonymousClient, apiUrlOf, client, credentialSource, normalizeApiUrl, tokensBelongTo } from '../client.js';
 import { cliWording } from '../cli-wording.js';
 import type { Ctx, Register } from '../context.js';
 import { readProfile, updateProfile } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
 import { emit, green, note } from '../io.js';
-import { ask, readStdin } from '../prompt.js';
+import { ask, canPrompt, readStdin } from '../prompt.js';
 import { examples } from './help.js';
 
 const MIN_PASSWORD = 8;
@@ -51,7 +51,7 @@ const setUpPassword = async (ctx: Ctx, address: string, piped: string | undefine
             throw new CliError(
                 `signed in, but the account has no password yet (${why})`,
                 EXIT.usage,
-                'within 10 minutes: printf %s "$PASSWORD" | flowctl set-password --password-stdin (later: flowctl login is not possible; reset the password with POST /api/auth/forgot-password)'
+                'within 10 minutes: printf %s "$PASSWORD" | flowctl set-password --password-stdin (later: flowctl login is not possible; reset the password with flowctl reset-password)'
             );
         }));
     await setPassword(ctx, newPassword, false);
@@ -169,6 +169,66 @@ export const register: Register = (program, ctx) => {
         .action(async (opts: { passwordStdin?: boolean }) => {
             const c = ctx();
             await setPassword(c, await password(c, opts.passwordStdin, `New password (at least ${MIN_PASSWORD} characters):`));
+        });
+
+    program
+        .command('reset-password')
+        .description('reset a forgotten password: a six-digit code is e-mailed, then entered with a new password (every session is signed out)')
+        .option('--email <address>', 'the account e-mail address')
+        .option('--code <digits>', 'the code from the reset e-mail (without it, a code is e-mailed first)')
+        .option('--password-stdin', 'read the new password from stdin (for scripts)')
+        .addHelpText(
+            'after',
+            examples('flowctl reset-password --email me@example.com', 'printf %s "$PASSWORD" | flowctl reset-password --email me@example.com --code <code> --password-stdin')
+        )
+        .action(async (opts: { email?: string; code?: string; passwordStdin?: boolean }) => {
+            const c = ctx();
+            const address = await email(c, opts.email);
+            const api = await anonymousClient(c);
+            // Read up front: stdin can be read once.
+            const piped = opts.passwordStdin ? await password(c, true, '') : undefined;
+            if (opts.code === undefined) {
+                await api.auth.forgotPassword({ email: address }).catch(async (err: unknown) => {
+                    const { RateLimitError } = await import('@flowctl/sdk');
+                    if (err instanceof RateLimitError) {
+                        throw new CliError(
+                            `no reset code was sent: one was asked for ${address} less than a minute ago`,
+                            EXIT.failed,
+                            `try again in ${err.retryAfter ?? 60} s, or enter the code already sent: flowctl reset-password --email ${address} --code <code>`,
+                            { retryAfter: err.retryAfter ?? 60 }
+                        );
+                    }
+
+                    throw err;
+                });
+                const sent = `if ${address} has an account, a reset code is on its way`;
+                if (!canPrompt(c.io)) {
+                    emit(c.io, { email: address, codeSent: true }, () => [`${green(c.io, '✓')} ${sent}`, `next: flowctl reset-password --email ${address} --code <code>`]);
+                    return;
+                }
+
+                note(c.io, sent);
+            }
+
+            const code = await ask(c.io, {
+                value: opts.code,
+                flag: '--code <digits>',
+                message: `Six-digit reset code e-mailed to ${address}:`,
+                validate: (text) => (/^\d{6}$/.test(text.trim()) ? true : 'six digits')
+            });
+            const newPassword = piped ?? (await password(c, false, `New password (at least ${MIN_PASSWORD} characters):`));
+            await api.auth.resetPassword({ email: address, otp: code.trim(), newPassword }).catch(async (err: unknown) => {
+                const { BadRequestError } = await import('@flowctl/sdk');
+                if (err instanceof BadRequestError) {
+                    throw new CliError(`the password was not reset: ${err.message}`, EXIT.failed, `check the latest reset e-mail, or get a new code: flowctl reset-password --email ${address}`);
+                }
+
+                throw err;
+            });
+            emit(c.io, { email: address, passwordReset: true }, () => [
+                `${green(c.io, '✓')} password reset for ${address}: every session of the account was signed out`,
+                `next: flowctl login --email ${address}`
+            ]);
         });
 
     program

@@ -1,5 +1,5 @@
 import type { Flowctl, RequestOptions } from '../client.js';
-import type { Account, LoginParams, Message, RegisterParams, SetPasswordParams, TokenPair, VerifiedTokens, VerifyEmailParams } from '../types.js';
+import type { Account, LoginParams, Message, RegisterParams, ResetPasswordParams, SetPasswordParams, TokenPair, VerifiedTokens, VerifyEmailParams } from '../types.js';
 
 /** Sign-up, log-in and the client's tokens: `client.auth`. */
 export class Auth {
@@ -33,6 +33,17 @@ export class Auth {
     }
 
     /** E-mails a new verification code (the answer is the same whether or not the address has an account). */
+    /** E-mails a six-digit code to reset a forgotten password (the same answer whether or not the address has an account). */
+    async forgotPassword(params: { email: string }, options?: RequestOptions): Promise<Message> {
+        const res = await this.#client.request({ ...options, method: 'POST', path: '/api/auth/forgot-password', json: params, auth: false });
+        return res.body as Message;
+    }
+
+    /** Sets a new password with the code `forgotPassword()` e-mailed. Every session of the account is signed out: log in again. */
+    async resetPassword(params: ResetPasswordParams, options?: RequestOptions): Promise<void> {
+        await this.#client.request({ ...options, method: 'POST', path: '/api/auth/reset-password', json: params, auth: false });
+    }
+
     async resendOtp(params: { email: string }, options?: RequestOptions): Promise<Message> {
         const res = await this.#client.request({ ...options, method: 'POST', path: '/api/auth/resend-otp', json: params, auth: false });
         return res.body as Message;
