@@ -92,6 +92,19 @@ export const createAccount = async (server, sink) => {
     return { token: verified.json.accessToken };
 };
 
+/**
+ * A personal API token of the account `accessToken` signed into (just now, as creating one needs): for
+ * benches that last longer than an access token's 15 minutes.
+ */
+export const createApiToken = async (server, accessToken) => {
+    const res = await fetch(`${server.url}/api/account/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'bench' })
+    });
+    return (await check(res, 201, 'creating an API token')).token;
+};
+
 /** The JSON body of `res`, or an error naming `what` when it did not answer `status`. */
 export const check = async (res, status, what) => {
     if (res.status !== status) {
