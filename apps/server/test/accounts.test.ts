@@ -335,22 +335,24 @@ describe('accounts', () => {
             expect(malformed.json.message).toContain('six digits');
         });
 
+        /** Every route that takes an e-mail address, with a body that is valid but for it. */
+        const EMAIL_ROUTES: [string, (email: string) => Record<string, unknown>][] = [
+            ['/api/auth/register', (email) => ({ email, password: 'long enough', fullName: 'X' })],
+            ['/api/auth/verify-email', (email) => ({ email, otp: '123456' })],
+            ['/api/auth/resend-otp', (email) => ({ email })],
+            ['/api/auth/login', (email) => ({ email, password: 'long enough' })],
+            ['/api/auth/forgot-password', (email) => ({ email })],
+            ['/api/auth/reset-password', (email) => ({ email, otp: '123456', newPassword: 'long enough' })]
+        ];
+
         it('refuses addresses with bidi controls, invisible, format or noncharacter code points or lone surrogates, naming the field, on every route', async () => {
             // Bidi and zero-width ones, then others that are default-ignorable, format (Cf) or noncharacters.
             const hidden = ['\u202E', '\u202A', '\u2066', '\u2069', '\u200B', '\u200D', '\u2060', '\uFEFF', '\u061C', '\u180E', '\u00AD', '\u034F', '\uFFFF', '\uFDD0', '\u{E0041}'];
             const deceptive = [...hidden, '\uD800', '\uDFFF'].map(
                 (char) => `ann${char}-${Crypto.randomBytes(3).toString('hex')}@example.test`
             );
-            const routes: [string, (email: string) => Record<string, unknown>][] = [
-                ['/api/auth/register', (email) => ({ email, password: 'long enough', fullName: 'X' })],
-                ['/api/auth/verify-email', (email) => ({ email, otp: '123456' })],
-                ['/api/auth/resend-otp', (email) => ({ email })],
-                ['/api/auth/login', (email) => ({ email, password: 'long enough' })],
-                ['/api/auth/forgot-password', (email) => ({ email })],
-                ['/api/auth/reset-password', (email) => ({ email, otp: '123456', newPassword: 'long enough' })]
-            ];
             for (const email of deceptive) {
-                for (const [url, body] of routes) {
+                for (const [url, body] of EMAIL_ROUTES) {
                     // Sent as JSON text, so the lone surrogates arrive as JSON escapes.
                     const res = await post(JSON.stringify(body(email)), {}, url);
                     expect(res.statusCode, `${url} ${JSON.stringify(email)}`).toBe(400);
@@ -372,17 +374,9 @@ describe('accounts', () => {
             // Each was accepted at sign-up, and the code e-mail went to `To: x <y@example.com>` (or NEL raw in the header).
             const separators = ['\u00A0', '\u2028', '\u2029', '\u3000', '\u2003', '\u1680', '\u202F', '\u0085', '\u0007', '\u009B'];
             const bent = separators.map((char) => `x${char}y-${Crypto.randomBytes(3).toString('hex')}@example.test`);
-            const routes: [string, (email: string) => Record<string, unknown>][] = [
-                ['/api/auth/register', (email) => ({ email, password: 'long enough', fullName: 'X' })],
-                ['/api/auth/verify-email', (email) => ({ email, otp: '123456' })],
-                ['/api/auth/resend-otp', (email) => ({ email })],
-                ['/api/auth/login', (email) => ({ email, password: 'long enough' })],
-                ['/api/auth/forgot-password', (email) => ({ email })],
-                ['/api/auth/reset-password', (email) => ({ email, otp: '123456', newPassword: 'long enough' })]
-            ];
             const before = t.smtp.messages.length;
             for (const email of bent) {
-                for (const [url, body] of routes) {
+                for (const [url, body] of EMAIL_ROUTES) {
                     const res = await post(JSON.stringify(body(email)), {}, url);
                     expect(res.statusCode, `${url} ${JSON.stringify(email)}`).toBe(400);
                     expect(res.json.details.map((d: { path: string }) => d.path)).toEqual(['email']);
