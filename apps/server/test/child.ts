@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import Net from 'node:net';
 import Path from 'node:path';
 
@@ -25,8 +25,26 @@ export interface Child {
     exited: Promise<unknown>;
 }
 
+/**
+ * The Node on PATH outside node_modules: the system's, which may be older than the Node 24 that npm
+ * scripts run on (node@24 is a devDependency), and which an operator may run the server with.
+ */
+export const systemNode = () => {
+    const PATH = (process.env.PATH ?? '')
+        .split(Path.delimiter)
+        .filter((dir) => !dir.includes(`node_modules${Path.sep}`))
+        .join(Path.delimiter);
+    return execFileSync('/bin/sh', ['-c', 'command -v node'], { env: { PATH }, encoding: 'utf8' }).trim();
+};
+
 /** The built server as a separate process: what an operator runs, and what can be SIGKILLed. */
-export const startChild = async (role: 'all' | 'worker', testStore: TestStore, smtpUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Child> => {
+export const startChild = async (
+    role: 'all' | 'worker',
+    testStore: TestStore,
+    smtpUrl: string,
+    extraEnv: NodeJS.ProcessEnv = {},
+    node = process.execPath
+): Promise<Child> => {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {
         ...process.env,
@@ -47,7 +65,7 @@ export const startChild = async (role: 'all' | 'worker', testStore: TestStore, s
         delete env.DATABASE_URL;
     }
 
-    const child = spawn(process.execPath, [MAIN, `--role=${role}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [MAIN, `--role=${role}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output: string[] = [];
     child.stdout?.on('data', (chunk) => output.push(String(chunk)));
     child.stderr?.on('data', (chunk) => output.push(String(chunk)));

@@ -1,4 +1,5 @@
 import Crypto from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 
 import { errorMessage, type ExecuteOptions, executeRun, type Graph, type NodeState, type RunOutcome, type RunResult, toStorableText } from '@flowctl/engine';
 import type { Logger } from 'pino';
@@ -245,6 +246,9 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
     const controller = new AbortController();
     /** Interrupts e-mails under way: on cancel or a lost lease, but not at shutdown, which lets them finish. */
     const sends = new AbortController();
+    // Every e-mail under way listens on both signals, and every model call on the first (twice while
+    // it waits), each removing its listener when done. Node 20 and 22 warn of a leak past 10 listeners.
+    setMaxListeners(env.mailConcurrency + 2 * env.aiConcurrency + 10, controller.signal, sends.signal);
     let reason: StopReason | null = null;
     const writer = new NodeWriter(
         (rows) => saveNodeStates(env.db, run.id, run.workflow_id, lease.token, rows),
