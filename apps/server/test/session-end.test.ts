@@ -4,7 +4,7 @@ import { createAccountsService } from '../src/services/accounts.js';
 import { startTestServer, store, type TestServer } from './harness.js';
 import { bearer, resetCodeFor, type SignedUp, signUp } from './sign-up.js';
 
-// Issue 18 §1: ending a session (log-out, password reset, refresh-token reuse) ends its access tokens
+// Issue 18 §1: ending a session (log-out, password reset or change, refresh-token reuse) ends its access tokens
 // at once, and a credential that outlives sessions (an API token) needs a recent sign-in.
 
 const DAY_MS = 86_400_000;
@@ -51,6 +51,21 @@ describe('an ended session ends its access tokens at once', () => {
         await expectEnded(t, other.json.accessToken);
         const fresh = await login(email, 'a new password, long enough');
         expect((await me(fresh.json.accessToken)).statusCode).toBe(200);
+    });
+
+    it('after a password change: every other session, and their refresh tokens; this one stays', async () => {
+        const { email, password, accessToken, refreshToken }: SignedUp = await signUp(t);
+        const other = await login(email, password);
+        const changed = await t.request({ method: 'POST', url: '/api/auth/password', headers: bearer(accessToken), payload: { newPassword: 'a changed password, long enough' } });
+        expect(changed.statusCode, changed.payload).toBe(204);
+
+        await expectEnded(t, other.json.accessToken);
+        const stale = await t.request({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken: other.json.refreshToken } });
+        expect(stale.statusCode).toBe(401);
+        expect((await me(accessToken)).statusCode).toBe(200);
+        const kept = await t.request({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken } });
+        expect(kept.statusCode, kept.payload).toBe(200);
+        expect((await login(email, 'a changed password, long enough')).statusCode).toBe(200);
     });
 
     it('after log-out: that session only', async () => {

@@ -91,5 +91,8 @@ export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accou
 
 export const accountIdOf = (request: Hapi.Request): string => request.auth.credentials.user!.accountId;
 
+/** The request's session; null for a personal API token, which has none. */
+export const sessionIdOf = (request: Hapi.Request): string | null => request.auth.credentials.user?.sessionId ?? null;
+
 /** When the request's session signed in; null for a personal API token, which has no session. */
 export const signedInAtOf = (request: Hapi.Request): Date | null => request.auth.credentials.user?.signedInAt ?? null;

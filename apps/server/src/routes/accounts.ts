@@ -3,7 +3,7 @@ import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
-import { accountIdOf, signedInAtOf } from '../http/auth.js';
+import { accountIdOf, sessionIdOf, signedInAtOf } from '../http/auth.js';
 import { usesApiToken } from '../http/api-token-auth.js';
 import { jsonPayload } from '../http/json-payload.js';
 import type { Services } from '../services/index.js';
@@ -231,8 +231,8 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
         path: '/api/auth/password',
         options: {
             tags: ['api', 'account'],
-            description: 'Set the account’s password',
-            notes: 'Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). Other sessions stay signed in. The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).',
+            description: 'Set the account’s password; signs every other session out',
+            notes: 'Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). Every other session is signed out (its access and refresh tokens answer 401); this one stays, and personal API tokens are kept. The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).',
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ newPassword: password, password: Joi.string().max(256).description('The current password, when the sign-in is older than 10 minutes') }) },
             response: { status: { 204: Joi.any().empty() } },
@@ -245,7 +245,8 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             }
 
             const input = request.payload as { newPassword: string; password?: string };
-            await services.accounts.setPassword(accountIdOf(request), { ...input, signedInAt: signedInAtOf(request) });
+            // Not an API token (refused above): the request has a session.
+            await services.accounts.setPassword(accountIdOf(request), { ...input, sessionId: sessionIdOf(request)!, signedInAt: signedInAtOf(request) });
             return h.response().code(204);
         }
     },

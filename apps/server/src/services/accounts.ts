@@ -27,8 +27,12 @@ export interface AccountsService extends SettingsService, SignUpService, Passwor
      * sign-in from the last RECENT_SIGN_IN_MS, or the account's password given again. 403 otherwise.
      */
     confirmRecentSignIn(accountId: string, proof: { signedInAt: Date | null; password?: string }): Promise<void>;
-    /** Sets a new password for a signed-in account (one that has none after a contested sign-up, or any). */
-    setPassword(accountId: string, input: { newPassword: string; signedInAt: Date | null; password?: string }): Promise<void>;
+    /**
+     * Sets a new password for a signed-in account (one that has none after a contested sign-up, or any),
+     * and signs every other session out: whoever else knew the old password, or holds a stolen refresh
+     * token, is out. `sessionId` stays signed in.
+     */
+    setPassword(accountId: string, input: { newPassword: string; sessionId: string; signedInAt: Date | null; password?: string }): Promise<void>;
 }
 
 export interface AccountsOptions {
@@ -114,10 +118,15 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
 
         confirmRecentSignIn,
 
-        async setPassword(accountId, { newPassword, signedInAt, password }) {
+        async setPassword(accountId, { newPassword, sessionId, signedInAt, password }) {
             await confirmRecentSignIn(accountId, { signedInAt, password });
-            await Store.updatePasswordHash(db, accountId, await hashPassword(newPassword), now());
-            log.info({ accountId }, 'password set');
+            const passwordHash = await hashPassword(newPassword);
+            const at = now();
+            const revoked = await db.tx(async (tx) => {
+                await Store.updatePasswordHash(tx, accountId, passwordHash, at);
+                return Store.revokeAccountRefreshTokens(tx, accountId, at, sessionId);
+            });
+            log.info({ accountId, revoked }, 'password set: every other session signed out');
         }
     };
 };

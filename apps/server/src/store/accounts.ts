@@ -245,12 +245,13 @@ export const revokeRefreshFamily = async (db: Queryable, familyId: string, now: 
     return rows.length;
 };
 
-/** Signs every session of the account out, access tokens included. */
-export const revokeAccountRefreshTokens = async (db: Queryable, accountId: string, now: Date): Promise<number> => {
+/** Signs every session of the account out, access tokens included; all but `keep`'s when given. */
+export const revokeAccountRefreshTokens = async (db: Queryable, accountId: string, now: Date, keep: string | null = null): Promise<number> => {
     const rows = await db.query(
-        `WITH ended AS (UPDATE sessions SET ended_at = $2 WHERE account_id = $1 AND ended_at IS NULL)
-         UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL WHERE account_id = $1 AND revoked_at IS NULL RETURNING id`,
-        [accountId, now]
+        `WITH ended AS (UPDATE sessions SET ended_at = $2 WHERE account_id = $1 AND ended_at IS NULL AND id IS DISTINCT FROM $3)
+         UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL
+         WHERE account_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $3 RETURNING id`,
+        [accountId, now, keep]
     );
     return rows.length;
 };

@@ -163,7 +163,7 @@ export const register: Register = (program, ctx) => {
 
     program
         .command('set-password')
-        .description('set your account password (needs a sign-in of the last 10 minutes)')
+        .description('set your account password (needs a sign-in of the last 10 minutes; every other session is signed out)')
         .option('--password-stdin', 'read the new password from stdin (for scripts)')
         .addHelpText('after', examples('flowctl set-password', 'printf %s "$PASSWORD" | flowctl set-password --password-stdin'))
         .action(async (opts: { passwordStdin?: boolean }) => {

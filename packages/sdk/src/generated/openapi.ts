@@ -151,8 +151,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set the account’s password
-         * @description Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). Other sessions stay signed in. The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).
+         * Set the account’s password; signs every other session out
+         * @description Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). Every other session is signed out (its access and refresh tokens answer 401); this one stays, and personal API tokens are kept. The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).
          */
         post: operations["postAuthPassword"];
         delete?: never;
