@@ -3,7 +3,7 @@ import Net from 'node:net';
 import Path from 'node:path';
 
 import type { TestAccount } from './fixtures.js';
-import type { TestStore } from './harness.js';
+import { store, type TestServer, type TestStore } from './harness.js';
 import type { RunJson } from './run-fixtures.js';
 
 // The built server as separate processes, for tests that SIGKILL a worker and start another.
@@ -87,6 +87,20 @@ export const startChild = async (
 
         await new Promise((resolve) => setTimeout(resolve, 100));
     }
+};
+
+/**
+ * Ends a test of child processes: the children, then the in-process server that set the test up (on
+ * the embedded store its app was stopped so that a child could own the database: only its SMTP sink
+ * is left), then the store, which the test created and handed to both.
+ */
+export const closeChildren = async (children: Child[], api: TestServer, testStore: TestStore) => {
+    for (const child of children) {
+        await stopChild(child);
+    }
+
+    await (store === 'embedded' ? api.smtp.close() : api.close());
+    await testStore.drop();
 };
 
 export const stopChild = async (child: Child, signal: NodeJS.Signals = 'SIGTERM') => {

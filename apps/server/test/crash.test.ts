@@ -3,7 +3,7 @@ import Path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { type Child, MAIN, remote, startChild, stopChild } from './child.js';
+import { type Child, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
 import { createAccount } from './fixtures.js';
 import { startGatedSmtp } from './gated-smtp.js';
 import { createTestStore, startTestServer, store, } from './harness.js';
@@ -101,17 +101,7 @@ const killDuringOutput = async (noted: boolean) => {
         // A run that ended takes its journal with it.
         expect(Fs.readdirSync(Path.join(testStore.dataDir, 'journal'))).toEqual([]);
     } finally {
-        for (const child of children) {
-            await stopChild(child);
-        }
-
-        if (store === 'embedded') {
-            await api.smtp.close();
-        } else {
-            await api.close();
-        }
-
-        await testStore.drop();
+        await closeChildren(children, api, testStore);
         await smtp.close();
     }
 };

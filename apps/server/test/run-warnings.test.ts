@@ -2,9 +2,9 @@ import Fs from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { type Child, MAIN, remote, startChild, stopChild, systemNode } from './child.js';
+import { type Child, closeChildren, MAIN, remote, startChild, systemNode } from './child.js';
 import { createAccount } from './fixtures.js';
-import { startTestServer, store } from './harness.js';
+import { createTestStore, startTestServer, store } from './harness.js';
 import { newsletter, type RunJson, runsApi, TERMINAL } from './run-fixtures.js';
 
 // The server as an operator runs it (a separate Node process, whose warnings reach its log) logs
@@ -20,8 +20,9 @@ describe('runs: the server log of an ordinary run', { timeout: 120_000 }, () => 
     it('holds no warning while many e-mails are under way at once', async () => {
         expect(Fs.existsSync(MAIN), `${MAIN} is missing: build the server first (npm run build)`).toBe(true);
         // The embedded database belongs to one process: the workflow is made here, the run there.
-        const api = await startTestServer({ config: store === 'postgres' ? { role: 'api' as const } : {} });
-        let child: Child | undefined;
+        const testStore = await createTestStore();
+        const api = await startTestServer({ testStore, config: store === 'postgres' ? { role: 'api' as const } : {} });
+        const children: Child[] = [];
         try {
             const account = await createAccount(api);
             const local = runsApi(api, account);
@@ -32,7 +33,8 @@ describe('runs: the server log of an ordinary run', { timeout: 120_000 }, () => 
             }
 
             api.smtp.delay(20);
-            child = await startChild('all', api.testStore, api.smtp.url, { SMTP_CONNECTIONS: '4' }, systemNode());
+            const child = await startChild('all', testStore, api.smtp.url, { SMTP_CONNECTIONS: '4' }, systemNode());
+            children.push(child);
             const client = remote(child.url!, account);
             const runId = await client.enqueue(workflowId);
             let run: RunJson;
@@ -49,11 +51,7 @@ describe('runs: the server log of an ordinary run', { timeout: 120_000 }, () => 
             expect(api.smtp.peakWaiting).toBe(4);
             expect(child.output.join('')).not.toMatch(/Warning/);
         } finally {
-            if (child) {
-                await stopChild(child);
-            }
-
-            await (store === 'embedded' ? api.smtp.close().then(() => api.testStore.drop()) : api.close());
+            await closeChildren(children, api, testStore);
         }
     });
 });

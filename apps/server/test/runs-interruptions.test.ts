@@ -2,7 +2,7 @@ import Fs from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { type Child, MAIN, remote, startChild, stopChild } from './child.js';
+import { type Child, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
 import { createAccount, type TestAccount } from './fixtures.js';
 import { type GatedMessage, type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
 import { createTestStore, startTestServer, store, type TestServer, type TestStore } from './harness.js';
@@ -99,19 +99,7 @@ const cluster = async (smtp: GatedSmtp) => {
                 await new Promise((resolve) => setTimeout(resolve, 100));
             }
         },
-        async close() {
-            for (const child of children) {
-                await stopChild(child);
-            }
-
-            if (store === 'embedded') {
-                await api.smtp.close();
-            } else {
-                await api.close();
-            }
-
-            await testStore.drop();
-        }
+        close: () => closeChildren(children, api, testStore)
     };
 };
 
