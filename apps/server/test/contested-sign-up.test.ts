@@ -6,8 +6,8 @@ import { startTestServer, type TestServer } from './harness.js';
 import { bearer, freshEmail, otpFor, register, resetCodeFor, signUp } from './sign-up.js';
 
 // Issue 18 §2: two pending sign-ups of one address, each with its own password. The two code
-// e-mails read the same, so whichever code the owner enters, no sign-up password may become usable:
-// the verifier is signed in and sets a password first.
+// e-mails read the same, so whichever code the owner enters, no sign-up password may become usable,
+// nor any sign-up's name: the verifier is signed in and sets a password first.
 
 const minutes = (n: number) => n * 60_000;
 const OWNER = 'owner password';
@@ -40,14 +40,17 @@ describe('contested sign-ups', () => {
 
     for (const strangerFirst of [true, false]) {
         for (const entered of ['owners', 'strangers'] as const) {
-            it(`the stranger signed up ${strangerFirst ? 'first' : 'second'}, the owner enters the ${entered === 'owners' ? 'own' : 'stranger’s'} code: no sign-up password works`, async () => {
+            it(`the stranger signed up ${strangerFirst ? 'first' : 'second'}, the owner enters the ${entered === 'owners' ? 'own' : 'stranger’s'} code: no sign-up password or name is kept`, async () => {
                 const codes = await contested(strangerFirst);
                 const { email } = codes;
 
                 const verified = await verify(email, codes[entered]);
                 expect(verified.statusCode, verified.payload).toBe(200);
                 expect(verified.json).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String), expiresIn: 900, passwordSetupRequired: true });
-                expect((await t.request({ method: 'GET', url: '/api/auth/me', headers: bearer(verified.json.accessToken) })).statusCode).toBe(200);
+                // Nor is either name: one of them is a stranger's, who may have written a message in it.
+                const me = await t.request({ method: 'GET', url: '/api/auth/me', headers: bearer(verified.json.accessToken) });
+                expect(me.statusCode).toBe(200);
+                expect(me.json.fullName).toBe(email.split('@')[0]);
 
                 for (const password of [STRANGER, OWNER]) {
                     const refused = await login(email, password);

@@ -109,7 +109,7 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             description: 'Confirm the e-mailed code; activates the account and returns tokens',
             notes: [
                 'A code lasts 10 minutes and allows 5 wrong tries; after that, request a new one with POST /api/auth/resend-otp. Every wrong case (unknown address, wrong, expired or used-up code, address already verified) answers the same 400.',
-                'When more than one sign-up of the address was pending, no password chosen at sign-up is kept (any of them may be a stranger’s): the answer says `passwordSetupRequired: true`, and the account needs POST /api/auth/password (with these tokens) or a password reset before a password log-in works.'
+                'When more than one sign-up of the address was pending, no password or name given at sign-up is kept (any of them may be a stranger’s; the account is named after its address): the answer says `passwordSetupRequired: true`, and the account needs POST /api/auth/password (with these tokens) or a password reset before a password log-in works.'
             ],
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ email, otp }) },

@@ -33,9 +33,10 @@ import type { Sessions, Tokens } from './sessions.js';
  *
  * Contested sign-ups: when more than one sign-up of the address is pending, the owner cannot tell
  * from the codes (their e-mails read the same) which one is theirs, and any of them may carry a
- * stranger's password. Verifying with any of those codes then activates no password at all: the
- * verifier is signed in (they proved the address) and must set one (POST /api/auth/password, or
- * forgot-password) before a password sign-in works. An uncontested sign-up keeps its password.
+ * stranger's password, or a stranger's message in its name. Verifying with any of those codes then
+ * activates no password at all, and names the account after its address: the verifier is signed in
+ * (they proved the address) and must set a password (POST /api/auth/password, or forgot-password)
+ * before a password sign-in works. An uncontested sign-up keeps its password and name.
  *
  * Register, verify and resend answer alike whether the address is unknown, pending or verified.
  */
@@ -134,7 +135,14 @@ export const createSignUpService = (ctx: Context, sessions: Sessions, now: () =>
                 const contested = (await Store.liveSignUps(tx, account.id, liveSince(at))).length > 1;
                 const activated =
                     (await Store.takeCode(tx, signUp.id)) &&
-                    (await Store.activateAccount(tx, account.id, { passwordHash: contested ? null : signUp.password_hash!, fullName: signUp.full_name! }, at));
+                    (await Store.activateAccount(
+                        tx,
+                        account.id,
+                        contested
+                            ? { passwordHash: null, fullName: account.email.slice(0, account.email.lastIndexOf('@')) }
+                            : { passwordHash: signUp.password_hash!, fullName: signUp.full_name! },
+                        at
+                    ));
                 if (!activated) {
                     return null;
                 }

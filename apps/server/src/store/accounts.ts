@@ -87,8 +87,8 @@ export const updatePasswordHash = async (db: Queryable, id: string, passwordHash
 export const NO_PASSWORD_HASH = '!';
 
 /**
- * Activates an unverified account with the name of the sign-up whose code was entered, and its
- * password, or none (`passwordHash: null`, password_unset) when the sign-up was contested.
+ * Activates an unverified account with the name and password of the sign-up whose code was entered,
+ * or no password (`passwordHash: null`, password_unset) when the sign-up was contested.
  * False when it was already verified (a concurrent verification won).
  */
 export const activateAccount = async (db: Queryable, id: string, signUp: { passwordHash: string | null; fullName: string }, now: Date): Promise<boolean> => {
