@@ -54,6 +54,14 @@ describe('OUTPUT', () => {
         expect(outcome.result.emailsSent).toBe(3);
     });
 
+    it('fails without sending when a body would render past MAX_RENDERED_CHARS (a small workflow naming a whole list again and again)', async () => {
+        const ports = fakePorts({ rows: { 'up-1': rows('a@example.com', 'b@example.com', 'c@example.com') } });
+        const outcome = await executeRun(mailGraph({ body: '{{ds.rows}}'.repeat(10_000) }), { ports });
+        expect(ports.sent).toEqual([]);
+        expect(node(outcome, 'mail')).toMatchObject({ status: 'FAILED', output: { emailsSent: 0 } });
+        expect(node(outcome, 'mail').error).toMatch(/^element #0: the text rendered with \{\{ds\.rows\}\} is longer than 262,144 characters/);
+    });
+
     it('lists at most ten failures', async () => {
         const ports = fakePorts({ rows: { 'up-1': rows(...Array.from({ length: 25 }, (_, i) => (i === 3 ? 'ok@example.com' : `bad${i}`))) } });
         const outcome = await executeRun(mailGraph(), { ports });

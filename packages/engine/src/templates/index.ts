@@ -2,6 +2,7 @@ export { type ItemRef, type NodeRef, type ParsedTemplate, parseTemplate, type Te
 export {
     type CompiledTemplate,
     compileTemplate,
+    MAX_RENDERED_CHARS,
     renderTemplate,
     renderTemplateText,
     resolveReference,

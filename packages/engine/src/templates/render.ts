@@ -18,6 +18,13 @@ export interface TemplateScope {
     readonly statusOf?: (nodeId: string) => NodeStatus | undefined;
 }
 
+/**
+ * The most characters a template renders as text: an e-mail's address, subject or body, an AI prompt.
+ * A workflow of 1 MiB can reference a whole upload thousands of times, and each e-mail under way would
+ * hold what that renders: past this, rendering stops, and the node fails saying so.
+ */
+export const MAX_RENDERED_CHARS = 262_144;
+
 export interface CompiledTemplate extends ParsedTemplate {
     /** The raw value for a whole-string reference (an array stays an array), else the rendered text. */
     render(scope: TemplateScope): unknown;
@@ -37,7 +44,12 @@ export function compileTemplate(text: string): CompiledTemplate {
         let out = '';
         for (let i = 0; i < parts.length; i++) {
             const part = parts[i] as TemplatePart;
-            out += part.kind === 'text' ? part.text : stringifyValue(resolveReference(part.ref, scope), part.ref);
+            const budget = MAX_RENDERED_CHARS - out.length;
+            const piece = part.kind === 'text' ? part.text : stringifyValue(resolveReference(part.ref, scope), part.ref, budget);
+            if (piece.length > budget) {
+                throw tooLong(part.kind === 'ref' ? part.ref : null);
+            }
+            out += piece;
         }
         return out;
     };
@@ -94,14 +106,41 @@ export function resolveReference(ref: TemplateRef, scope: TemplateScope): unknow
     return output[ref.output];
 }
 
-/** Embedded values: strings as-is, null/undefined as '', arrays and objects as JSON. */
-export function stringifyValue(value: unknown, ref?: TemplateRef): string {
+const tooLong = (ref: TemplateRef | null): TemplateError =>
+    new TemplateError(
+        `the text rendered${ref === null ? '' : ` with ${ref.text}`} is longer than ${MAX_RENDERED_CHARS.toLocaleString('en')} characters, the most an e-mail address, subject or body or an AI prompt may be: reference fewer elements (a node's count, or one item's fields) or less text`,
+        { reference: ref?.text ?? null, position: ref?.start ?? null }
+    );
+
+/** Thrown from JSON.stringify's replacer to stop it once its output is sure to pass the budget. */
+const OVER_BUDGET = Symbol('over budget');
+
+/**
+ * Embedded values: strings as-is, null/undefined as '', arrays and objects as JSON. With `budget`,
+ * JSON is given up (the template error saying so) once it is sure to be longer: a reference to a
+ * million rows costs what the budget allows, not the whole array's text.
+ */
+export function stringifyValue(value: unknown, ref?: TemplateRef, budget = Number.POSITIVE_INFINITY): string {
     if (typeof value === 'string') return value;
     if (value === null || value === undefined) return '';
     if (typeof value === 'object') {
         try {
-            return JSON.stringify(value) ?? '';
+            if (budget === Number.POSITIVE_INFINITY) return JSON.stringify(value) ?? '';
+            // What the output holds at least: each object key written with its quotes and colon, each
+            // string with its quotes, a character for any other value (an array writes no keys; the root
+            // is counted as a key of 3 characters it does not have).
+            let least = 0;
+            return (
+                JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
+                    if (v !== undefined && typeof v !== 'function') {
+                        least += (Array.isArray(this) ? 0 : key.length + 3) + (typeof v === 'string' ? v.length + 2 : 1);
+                        if (least > budget + 3) throw OVER_BUDGET;
+                    }
+                    return v;
+                }) ?? ''
+            );
         } catch (error) {
+            if (error === OVER_BUDGET) throw tooLong(ref ?? null);
             const what = ref === undefined ? 'a value' : ref.text;
             throw new TemplateError(`${what} cannot be written as text: ${errorMessage(error)}`, {
                 reference: ref?.text ?? null,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TemplateError } from '../errors.js';
 import type { NodeOutput } from '../types.js';
-import { compileTemplate, parseTemplate, renderTemplate, renderTemplateText, type TemplateScope, templateRefs } from './index.js';
+import { compileTemplate, MAX_RENDERED_CHARS, parseTemplate, renderTemplate, renderTemplateText, type TemplateScope, templateRefs } from './index.js';
 
 const outputs = new Map<string, NodeOutput>([
     ['ds', { rows: [{ name: 'Ann' }, { name: 'Bob' }] }],
@@ -211,5 +211,40 @@ describe('template properties', () => {
                 expect(renderTemplateText(template, { outputs: new Map([['n', nodeOutput]]) })).toBe(expected);
             })
         );
+    });
+});
+
+describe('rendered text is bounded', () => {
+    const big = (rows: unknown[]): TemplateScope => ({ outputs: new Map<string, NodeOutput>([['d', { rows, text: 'x'.repeat(MAX_RENDERED_CHARS) }]]) });
+
+    it('renders up to MAX_RENDERED_CHARS characters, and fails past them naming the reference', () => {
+        expect(renderTemplateText('{{d.text}}', big([]))).toHaveLength(MAX_RENDERED_CHARS);
+        const error = templateError(() => renderTemplateText('!{{d.text}}', big([])));
+        expect(error.message).toMatch(/^the text rendered with \{\{d\.text\}\} is longer than 262,144 characters, the most an e-mail address, subject or body or an AI prompt may be: reference fewer elements/);
+        expect(error.reference).toBe('{{d.text}}');
+    });
+
+    it('fails a template referencing an array many times once the total passes the bound', () => {
+        const rows = Array.from({ length: 5 }, (_, i) => ({ name: `P${i}`, email: `p${i}@example.test` }));
+        const once = renderTemplateText('{{d.rows}}', big(rows)).length;
+        const fits = Math.floor(MAX_RENDERED_CHARS / once);
+        expect(renderTemplateText('{{d.rows}}'.repeat(fits), big(rows))).toHaveLength(fits * once);
+        expect(templateError(() => renderTemplateText('{{d.rows}}'.repeat(fits + 1), big(rows))).reference).toBe('{{d.rows}}');
+    });
+
+    it('stops writing a huge array as JSON soon after the bound, without reading the rest', () => {
+        const total = 1_000_000;
+        let read = 0;
+        const rows = new Proxy(Array.from({ length: total }, (_, i) => ({ name: `Person ${i}` })), {
+            get(target, key, receiver) {
+                if (typeof key === 'string' && /^\d+$/.test(key)) read++;
+                return Reflect.get(target, key, receiver);
+            }
+        });
+        templateError(() => renderTemplateText('All: {{d.rows}}', big(rows)));
+        // Each row writes at least 20 characters ({"name":"Person 0"}): the bound is passed within 262,144 / 20 rows.
+        expect(read).toBeLessThan(MAX_RENDERED_CHARS / 15);
+        // A whole-string reference is the value itself, not text: no bound applies.
+        expect(renderTemplate('{{d.rows}}', big(rows))).toBe(rows);
     });
 });
