@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Boom } from '@hapi/boom';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { createNodeOutputReader } from '../src/services/node-output.js';
 
 import { createAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -74,5 +77,65 @@ describe('runs: bounded node outputs', () => {
         // Past what the summary holds, pages are read again from the upload.
         const page = await api.call('GET', `/api/workflows/runs/${run.runId}/nodes/rows/output?offset=4&limit=5`);
         expect(page.json.output.rows).toEqual([{ text: '4'.repeat(6000) }, { text: '5'.repeat(6000) }]);
+    });
+
+    it('reads pages again one at a time per account and two at once in all, answering the rest 429 or 503 with Retry-After', async () => {
+        const ten = ['n', ...Array.from({ length: 10 }, (_, i) => String(i))].join('\n');
+        /** An account's run of DATA_SOURCE → FILTER over ten rows: its items past the 5 the summary keeps are read again. */
+        const accountWithRun = async () => {
+            const account = await createAccount(t);
+            const own = runsApi(t, account);
+            const graph = {
+                nodes: [
+                    { id: 'start', type: 'TRIGGER', data: {} },
+                    { id: 'rows', type: 'DATA_SOURCE', data: { uploadId: await own.upload(ten) } },
+                    { id: 'all', type: 'FILTER', data: { source: '{{rows.rows}}', expr: 'n >= 0' } }
+                ],
+                edges: [
+                    { source: 'start', target: 'rows' },
+                    { source: 'rows', target: 'all' }
+                ]
+            };
+            const run = await own.run(await own.workflow(graph));
+            expect(run.status).toBe('SUCCESS');
+            return { accountId: account.accountId, runId: run.runId };
+        };
+        const [a, b, c] = [await accountWithRun(), await accountWithRun(), await accountWithRun()];
+
+        // The uploads, as this process reads them again, wait until released: the reads stay under way.
+        let release: () => void = () => {};
+        const released = new Promise<void>((resolve) => {
+            release = resolve;
+        });
+        const opened: string[] = [];
+        const read = createNodeOutputReader(t.app.ctx.db, {
+            uploads: {
+                async iterateUploadRows(accountId) {
+                    opened.push(accountId);
+                    await released;
+                    return (async function* () {
+                        yield* Array.from({ length: 10 }, (_, n) => ({ n }));
+                    })();
+                }
+            },
+            google: { readDriveRows: async () => [] }
+        });
+        const page = (who: { accountId: string; runId: string }, offset = 6) => read(who.accountId, who.runId, 'all', offset, 2);
+        const refusal = (promise: Promise<unknown>) => promise.then(() => null, (err: Boom) => ({ status: err.output.statusCode, retryAfter: err.output.headers['Retry-After'], message: err.message }));
+
+        const first = page(a);
+        await vi.waitFor(() => expect(opened).toEqual([a.accountId]));
+        expect(await refusal(page(a, 8))).toEqual({ status: 429, retryAfter: '2', message: expect.stringMatching(/one at a time per account/) });
+        // What the summary holds needs no reading again.
+        expect((await page(a, 0)).output).toEqual({ items: [{ n: 0 }, { n: 1 }], count: 10 });
+        const second = page(b);
+        await vi.waitFor(() => expect(opened).toEqual([a.accountId, b.accountId]));
+        expect(await refusal(page(c))).toEqual({ status: 503, retryAfter: '2', message: expect.stringMatching(/other requests/) });
+
+        release();
+        expect((await first).output).toEqual({ items: [{ n: 6 }, { n: 7 }], count: 10 });
+        expect((await second).output).toEqual({ items: [{ n: 6 }, { n: 7 }], count: 10 });
+        expect((await page(c, 8)).output).toEqual({ items: [{ n: 8 }, { n: 9 }], count: 10 });
+        expect((await page(a, 8)).output).toEqual({ items: [{ n: 8 }, { n: 9 }], count: 10 });
     });
 });

@@ -166,7 +166,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'runs'],
             description: "Page through one node's whole output",
-            notes: "A DATA_SOURCE's rows and a FILTER's items are read again from the run's upload for each page (a Drive file as it is now). Other outputs are kept whole when small; of a larger one only the elements the run detail shows are kept, and a page past them answers 409.",
+            notes: "A DATA_SOURCE's rows and a FILTER's items are read again from the run's upload for each page (a Drive file as it is now): one such page at a time per account (429 while another is read) and two per server (503), each with Retry-After. Other outputs are kept whole when small; of a larger one only the elements the run detail shows are kept, and a page past them answers 409.",
             validate: {
                 params: Joi.object({ runId: id.required(), nodeId: Joi.string().max(MAX_NODE_ID_LENGTH).required() }),
                 query: Joi.object({

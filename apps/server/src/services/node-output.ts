@@ -36,6 +36,20 @@ interface ArraySummary {
 const isArraySummary = (value: unknown): value is ArraySummary =>
     typeof value === 'object' && value !== null && typeof (value as ArraySummary).count === 'number' && Array.isArray((value as ArraySummary).first);
 
+/**
+ * Pages read again at once: one per account, two in the process. Each reads the whole upload up to its
+ * offset and passes it through the filters, seconds of CPU for a large one; without a bound, one account
+ * asking for many at once slowed every other account's requests and runs.
+ */
+const RECOMPUTES = 2;
+/** A large page takes seconds to read again. */
+const RETRY_AFTER_SECONDS = 2;
+
+const busy = (error: Boom.Boom): Boom.Boom => {
+    error.output.headers['Retry-After'] = String(RETRY_AFTER_SECONDS);
+    return error;
+};
+
 /** The array output of each recomputed node type. */
 const RECOMPUTED_KEY: Record<string, string> = { DATA_SOURCE: 'rows', FILTER: 'items' };
 
@@ -127,24 +141,44 @@ export const createNodeOutputReader = (db: Queryable, sources: RowSources) => {
         }
     }
 
+    /** Accounts with a page being read again (one each), in this process. */
+    const reading = new Set<string>();
+
     /** The matches of the lineage from index `offset`, at most `limit` of them. */
     const recompute = async (accountId: string, line: Lineage, offset: number, limit: number): Promise<unknown[]> => {
-        const page: unknown[] = [];
-        let matched = 0;
-        for await (const element of elementsOf(accountId, line.base)) {
-            if (!line.filters.every((matches) => matches(element))) {
-                continue;
-            }
-
-            if (matched++ >= offset) {
-                page.push(element);
-                if (page.length >= limit) {
-                    break;
-                }
-            }
+        if (reading.has(accountId)) {
+            throw busy(
+                Boom.tooManyRequests(
+                    'Another page of a node output of this account is being read again from its upload (one at a time per account): ask again when it has been answered'
+                )
+            );
         }
 
-        return page;
+        if (reading.size >= RECOMPUTES) {
+            throw busy(Boom.serverUnavailable('Pages of node outputs are being read again from their uploads for other requests: ask again in a moment'));
+        }
+
+        reading.add(accountId);
+        try {
+            const page: unknown[] = [];
+            let matched = 0;
+            for await (const element of elementsOf(accountId, line.base)) {
+                if (!line.filters.every((matches) => matches(element))) {
+                    continue;
+                }
+
+                if (matched++ >= offset) {
+                    page.push(element);
+                    if (page.length >= limit) {
+                        break;
+                    }
+                }
+            }
+
+            return page;
+        } finally {
+            reading.delete(accountId);
+        }
     };
 
     return async (accountId: string, runId: string, nodeId: string, offset: number, limit: number): Promise<NodeOutputPage> => {
