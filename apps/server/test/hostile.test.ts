@@ -127,6 +127,20 @@ describe('hostile inputs leave the service working for everyone', () => {
         });
     }
 
+    it('names at most 10 problems in the message and 100 in details, however many there are', async () => {
+        const payload: Record<string, unknown> = { name: 'Many fields', graph: { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] } };
+        for (let i = 0; i < 70_000; i++) {
+            payload[`k${i}`] = 1;
+        }
+
+        const res = await t.request({ method: 'POST', url: '/api/workflows', headers: attacker.headers, payload });
+        expect(res.statusCode).toBe(400);
+        expect(res.payload.length).toBeLessThan(16 * 1024);
+        expect(res.json.message).toMatch(/^Invalid request payload: 'k0' is not allowed; 'k1' is not allowed; .*'k9' is not allowed; and 69,990 more \(the first 100 in details\)$/);
+        expect(res.json.details).toHaveLength(100);
+        expect(res.json.details[99]).toEqual({ path: 'k99', message: "'k99' is not allowed" });
+    });
+
     it('keeps an upload filename with a NUL storable', async () => {
         const res = await fetch(`${t.url}/api/uploads`, {
             method: 'POST',
