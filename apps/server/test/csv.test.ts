@@ -4,11 +4,13 @@ import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
 
 import Boom from '@hapi/boom';
+import { Parser } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { CSV_OPTIONS, CsvInspector, checkHeader, firstInvalidUtf8 } from '../src/services/csv.js';
+import { CSV_OPTIONS, CsvInspector, checkHeader, firstInvalidUtf8, iterateCsvRows, readCsvRows } from '../src/services/csv.js';
+import { PaceChunks, PIECE_BYTES } from '../src/services/csv-pace.js';
 import { CsvScanner } from '../src/services/csv-scan.js';
 
 /** Runs `chunks` through an inspector; resolves to its summary, or rejects with its error. */
@@ -161,3 +163,146 @@ const byScannerOrThrow = (text: string) => {
     scanner.write(Buffer.from(text));
     return scanner.end();
 };
+
+/** `bytes` cut in two at every offset: each row break may fall on either side of a cut. */
+const everyCut = (bytes: Buffer): number[][] => [...bytes.keys(), bytes.length].map((cut) => [cut]);
+
+describe('mixed line endings: CRLF, LF and a lone CR each end a row, in any mixture', () => {
+    // The outside tester's three files, and quoted values whose line breaks stay as they are.
+    const files: [string, string[][]][] = [
+        [
+            'name,email\nAda,ada@example.com\r\nBob,bob@example.com\r\n',
+            [
+                ['name', 'email'],
+                ['Ada', 'ada@example.com'],
+                ['Bob', 'bob@example.com']
+            ]
+        ],
+        ['a\r\n1\r2\n3', [['a'], ['1'], ['2'], ['3']]],
+        [
+            'a,b\r\n1,2\n3,4\n',
+            [
+                ['a', 'b'],
+                ['1', '2'],
+                ['3', '4']
+            ]
+        ],
+        [
+            'a,b\n"x\r\ny","p\rq"\r\n"m\nn",z\r',
+            [
+                ['a', 'b'],
+                ['x\r\ny', 'p\rq'],
+                ['m\nn', 'z']
+            ]
+        ]
+    ];
+
+    it('splits the records as runs read them (csv-parse with CSV_OPTIONS)', () => {
+        for (const [text, records] of files) {
+            expect(parse(text, CSV_OPTIONS)).toEqual(records);
+        }
+    });
+
+    it('counts the same rows at upload, however the bytes are cut', () => {
+        for (const [text, records] of files) {
+            const bytes = Buffer.from(text);
+            const expected = { columns: records[0], rows: records.length - 1 };
+            expect(byScanner(bytes, [...bytes.keys()])).toEqual(expected);
+            for (const cuts of everyCut(bytes)) {
+                expect(byScanner(bytes, cuts)).toEqual(expected);
+            }
+        }
+    });
+
+    it('names the right line in the scanner’s errors, however the bytes are cut', () => {
+        const cases: [string, string][] = [
+            // Lines: 1 header, 2–3 and 4–5 two rows with quoted breaks (CRLF, then CR), 6 a ragged row.
+            ['a,b\n"x\r\ny",1\r"p\rq",2\n3\r\n', 'The row ending on line 6 has 1 fields but the header has 2'],
+            ['a,b\r\n1,2\n3\r4,5\n', 'The row ending on line 3 has 1 fields but the header has 2'],
+            ['a\r1\n"open\r\n2\r', 'the double quote opened on line 3 is never closed'],
+            ['a\r\n1\r"x"y\n', 'not valid CSV on line 3: a closing double quote']
+        ];
+        for (const [text, message] of cases) {
+            const bytes = Buffer.from(text);
+            for (const cuts of [...everyCut(bytes), [...bytes.keys()]]) {
+                const scanner = new CsvScanner();
+                let at = 0;
+                expect(() => {
+                    for (const cut of cuts) {
+                        scanner.write(bytes.subarray(at, cut));
+                        at = cut;
+                    }
+
+                    scanner.write(bytes.subarray(at));
+                    scanner.end();
+                }, `${JSON.stringify(text)} cut at ${cuts}`).toThrow(message);
+            }
+        }
+    });
+
+    it('names the right line of a NUL byte or a bad UTF-8 byte, however the bytes are cut', async () => {
+        // Line 4 starts after a lone CR, a CRLF and an LF; "q\r\nr" is one quoted value on lines 4–5.
+        const nul = Buffer.from('a\r1\r\n2\n"q\r\nr"\r\x00\n');
+        const latin1 = Buffer.concat([Buffer.from('a\r1\r\n2\n"q\r\nr"\r'), Buffer.from([0xe9]), Buffer.from('\n')]);
+        for (let split = 0; split <= nul.length; split++) {
+            await expect(inspect([nul.subarray(0, split), nul.subarray(split)])).rejects.toThrow('NUL byte at offset 14 (line 6)');
+            await expect(inspect([latin1.subarray(0, split), latin1.subarray(split)])).rejects.toThrow('byte 0xE9 at offset 14 (line 6)');
+        }
+
+        await expect(inspect(bytewise(nul))).rejects.toThrow('NUL byte at offset 14 (line 6)');
+    });
+
+    describe('a CRLF cut between two of the pieces the parser is fed (PaceChunks) is one row break', () => {
+        // Header LF, rows CRLF, with the CR of one row the last byte of the first piece; then rows
+        // ended by a lone CR and by LF.
+        const rows: string[][] = [];
+        let text = 'name,email\n';
+        for (let i = 0; text.length < PIECE_BYTES - 100; i++) {
+            rows.push([`n${i}`, `u${i}@example.com`]);
+            text += `n${i},u${i}@example.com\r\n`;
+        }
+
+        const padded = `n${'x'.repeat(PIECE_BYTES - 1 - text.length - ',pad@example.com'.length - 1)}`;
+        rows.push([padded, 'pad@example.com']);
+        text += `${padded},pad@example.com\r\n`;
+        for (let i = 0; i < 10; i++) {
+            rows.push([`cr${i}`, `cr${i}@example.com`], [`lf${i}`, `lf${i}@example.com`]);
+            text += `cr${i},cr${i}@example.com\rlf${i},lf${i}@example.com\n`;
+        }
+
+        // No break at the end, which csv-parse would count as an empty line: any empty line is the cut's.
+        const bytes = Buffer.from(text.slice(0, -1));
+        const typed = rows.map(([name, email]) => ({ name, email }));
+
+        it('to csv-parse: every row, no value with a CR, no empty record between', async () => {
+            expect([bytes[PIECE_BYTES - 1], bytes[PIECE_BYTES]]).toEqual([0x0d, 0x0a]);
+            const parser = new Parser(CSV_OPTIONS);
+            const records: string[][] = [];
+            parser.on('data', (record: string[]) => records.push(record));
+            await pipeline(Readable.from([bytes]), new PaceChunks(), parser);
+            expect(records).toEqual([['name', 'email'], ...rows]);
+            expect(parser.info).toMatchObject({ empty_lines: 0, lines: rows.length + 1 });
+        });
+
+        it('to readCsvRows and iterateCsvRows: the same rows, typed', async () => {
+            expect(await readCsvRows(Readable.from([bytes]), null)).toEqual(typed);
+            const iterated = [];
+            for await (const row of iterateCsvRows(Readable.from([bytes]), ['name', 'email'])) {
+                iterated.push(row);
+            }
+
+            expect(iterated).toEqual(typed);
+        });
+
+        it('to the upload scanner cut there: the same row count, and the right line of a ragged row after it', () => {
+            expect(byScanner(bytes, [PIECE_BYTES])).toEqual({ columns: ['name', 'email'], rows: rows.length });
+            const ragged = Buffer.concat([bytes, Buffer.from('\noops\r\n')]);
+            const scanner = new CsvScanner();
+            scanner.write(ragged.subarray(0, PIECE_BYTES));
+            expect(() => {
+                scanner.write(ragged.subarray(PIECE_BYTES));
+                scanner.end();
+            }).toThrow(`The row ending on line ${rows.length + 2} has 1 fields`);
+        });
+    });
+});

@@ -93,6 +93,31 @@ describe('runs: CSV -> FILTER -> OUTPUT end to end', () => {
         expect(api.node(text, 'people').output.rows.first[0]).toMatchObject({ age: 9, zip: '007' });
     });
 
+    it('reads a file whose header ends LF and rows CRLF without a CR in any value: a FILTER on the value matches', async () => {
+        const uploadId = await api.upload('name,email\nAda,ada@example.com\r\nBob,bob@example.com\r\n');
+        const graph = {
+            nodes: [
+                { id: 'start', type: 'TRIGGER', data: {} },
+                { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+                { id: 'ada', type: 'FILTER', data: { source: '{{people.rows}}', expr: "email == 'ada@example.com'" } }
+            ],
+            edges: [
+                { source: 'start', target: 'people' },
+                { source: 'people', target: 'ada' }
+            ]
+        };
+        const run = await api.run(await api.workflow(graph));
+        expect(run).toMatchObject({ status: 'SUCCESS', error: null, result: { totalRows: 2, filteredOut: 1, emailsSent: 0 } });
+        expect(api.node(run, 'people').output.rows).toEqual({
+            count: 2,
+            first: [
+                { name: 'Ada', email: 'ada@example.com' },
+                { name: 'Bob', email: 'bob@example.com' }
+            ]
+        });
+        expect(api.node(run, 'ada').output.items).toEqual({ count: 1, first: [{ name: 'Ada', email: 'ada@example.com' }] });
+    });
+
     it('treats an empty FILTER result as success: no e-mails, empty items', async () => {
         const at = tagged();
         const uploadId = await api.upload(`name,email,age,city\nAda,${at('ada')},36,London\n`);

@@ -27,8 +27,6 @@ const BLANK = 0;
 const MAYBE = 1;
 const NOT_BLANK = 2;
 
-type Delimiter = 'unknown' | 'lf' | 'crlf' | 'cr';
-
 const NEED_MORE = -1;
 
 const isAsciiSpace = (byte: number): boolean => byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
@@ -50,7 +48,44 @@ const unquotedRunEnd = (buf: Buffer, pos: number): number => {
     return end;
 };
 
+/**
+ * Length of the row break at `pos` outside quotes (0 if none): CRLF, LF or a lone CR, wherever it
+ * appears (csv.ts gives csv-parse the same three). A CR last in `buf` needs the next byte to decide.
+ */
+const recordDelimiterAt = (buf: Buffer, pos: number, end: boolean): number => {
+    const byte = buf[pos];
+    if (byte === LF) {
+        return 1;
+    }
+
+    if (byte !== CR) {
+        return 0;
+    }
+
+    if (pos + 1 >= buf.length) {
+        return end ? 1 : NEED_MORE;
+    }
+
+    return buf[pos + 1] === LF ? 2 : 1;
+};
+
 const decode = (parts: Buffer[]): string => Buffer.concat(parts).toString('utf8');
+
+/**
+ * Line breaks in `bytes` before `end`, each CRLF, LF and lone CR one: every CR, and every LF but one
+ * right after a CR. `afterCr`: the byte before `bytes` was a CR.
+ */
+export const countLineBreaks = (bytes: Uint8Array, end = bytes.length, afterCr = false): number => {
+    let count = 0;
+    for (let at = 0; at < end; at++) {
+        const byte = bytes[at]!;
+        if (byte === CR || (byte === LF && (at === 0 ? !afterCr : bytes[at - 1] !== CR))) {
+            count += 1;
+        }
+    }
+
+    return count;
+};
 
 /** Trimmed, BOM dropped, each non-empty and unique: the rules for a header row. */
 export const checkHeader = (record: string[]): string[] => {
@@ -80,7 +115,7 @@ const quoteProblem = (line: number, what: string): Boom.Boom =>
 /**
  * Checks a CSV as its bytes arrive, chunk by chunk, keeping no more than the header and the field
  * being looked at. Rules (csv-parse's, with the options in csv.ts): comma-separated; `"` quotes,
- * `""` inside quotes is a quote; the line ending is the first of CRLF, LF or CR met outside quotes;
+ * `""` inside quotes is a quote; outside quotes each CRLF, LF and lone CR ends a record, in any mixture;
  * a UTF-8 BOM is dropped; blank lines and records whose fields are all blank are skipped; the first
  * remaining record is the header and every later one must have as many fields.
  */
@@ -88,17 +123,18 @@ export class CsvScanner {
     columns: string[] | null = null;
     rows = 0;
 
-    /** The line the scanner has reached (1-based). */
+    /** The line the scanner has reached (1-based), counting the line breaks in the bytes it holds back. */
     get line(): number {
-        return this.#line;
+        return this.#line + (this.#held ? countLineBreaks(this.#held) : 0);
     }
 
-    #delimiter: Delimiter = 'unknown';
     #bomChecked = false;
     /** Bytes held back for a decision that needs the next chunk (a BOM's start, a CR). */
     #held: Buffer | null = null;
     #state = FIELD_START;
     #line = 1;
+    /** The last byte of the previous buffer scanned was a CR: an LF first in this one ends the same line. */
+    #afterCr = false;
     #quoteLine = 0;
     #recordLine = 1;
     #expected = -1;
@@ -179,7 +215,7 @@ export class CsvScanner {
                 if (byte === QUOTE) {
                     this.#state = QUOTE_SEEN;
                 } else {
-                    this.#content(pos, byte);
+                    this.#content(buf, pos, byte);
                 }
 
                 continue;
@@ -187,7 +223,7 @@ export class CsvScanner {
 
             if (state === QUOTE_SEEN && byte === QUOTE) {
                 this.#state = QUOTED;
-                this.#content(pos, byte);
+                this.#content(buf, pos, byte);
                 continue;
             }
 
@@ -197,7 +233,7 @@ export class CsvScanner {
                 continue;
             }
 
-            const delimiter = this.#recordDelimiterAt(buf, pos, end);
+            const delimiter = recordDelimiterAt(buf, pos, end);
             if (delimiter === NEED_MORE) {
                 this.#hold(buf, pos);
                 return;
@@ -243,54 +279,16 @@ export class CsvScanner {
                 this.#partStart = pos;
             }
 
-            this.#content(pos, byte);
+            this.#content(buf, pos, byte);
         }
 
         if (this.#parts) {
             this.#parts.push(buf.subarray(this.#partStart));
             this.#partStart = length;
         }
-    }
 
-    /** Length of the record delimiter at `pos` (0 if none), discovering it on first sight. */
-    #recordDelimiterAt(buf: Buffer, pos: number, end: boolean): number {
-        const byte = buf[pos];
-        if (byte !== LF && byte !== CR) {
-            return 0;
-        }
-
-        switch (this.#delimiter) {
-            case 'lf':
-                return byte === LF ? 1 : 0;
-            case 'cr':
-                return byte === CR ? 1 : 0;
-            case 'crlf':
-                if (byte !== CR) {
-                    return 0;
-                }
-
-                if (pos + 1 >= buf.length) {
-                    return end ? 0 : NEED_MORE;
-                }
-
-                return buf[pos + 1] === LF ? 2 : 0;
-            default:
-                if (byte === LF) {
-                    this.#delimiter = 'lf';
-                    return 1;
-                }
-
-                if (pos + 1 >= buf.length && !end) {
-                    return NEED_MORE;
-                }
-
-                if (buf[pos + 1] === LF) {
-                    this.#delimiter = 'crlf';
-                    return 2;
-                }
-
-                this.#delimiter = 'cr';
-                return 1;
+        if (length > 0) {
+            this.#afterCr = buf[length - 1] === CR;
         }
     }
 
@@ -307,7 +305,6 @@ export class CsvScanner {
     /** End of the run of bytes from `pos` in a quoted field (up to the next quote), counting its line breaks. */
     #quotedRunEnd(buf: Buffer, pos: number): number {
         // A loop rather than indexOf(): quoted values are short, and a native call costs more than the scan.
-        const lineBreak = this.#delimiter === 'cr' ? CR : LF;
         let end = pos;
         while (end < buf.length) {
             const byte = buf[end]!;
@@ -315,7 +312,7 @@ export class CsvScanner {
                 break;
             }
 
-            if (byte === lineBreak) {
+            if (byte === CR || (byte === LF && !this.#followsCr(buf, end))) {
                 this.#line += 1;
             }
 
@@ -323,6 +320,11 @@ export class CsvScanner {
         }
 
         return end;
+    }
+
+    /** The byte before `buf[pos]` is a CR (quoted, as a CR outside quotes takes an LF after it into its row break). */
+    #followsCr(buf: Buffer, pos: number): boolean {
+        return pos === 0 ? this.#afterCr : buf[pos - 1] === CR;
     }
 
     #count(bytes: number): void {
@@ -335,9 +337,9 @@ export class CsvScanner {
         }
     }
 
-    #content(pos: number, byte: number): void {
+    #content(buf: Buffer, pos: number, byte: number): void {
         this.#count(1);
-        if (byte === LF || (byte === CR && this.#delimiter === 'cr')) {
+        if (byte === CR || (byte === LF && !this.#followsCr(buf, pos))) {
             this.#line += 1;
         }
 

@@ -7,7 +7,7 @@ import { type Row, Slicer, typeCsvRow } from '@flowctl/engine';
 import { type Options, Parser } from 'csv-parse';
 
 import { PaceChunks } from './csv-pace.js';
-import { CsvScanner, checkHeader, MAX_ROW_BYTES } from './csv-scan.js';
+import { CsvScanner, checkHeader, countLineBreaks, MAX_ROW_BYTES } from './csv-scan.js';
 
 export { checkHeader, MAX_ROW_BYTES } from './csv-scan.js';
 
@@ -21,6 +21,10 @@ export interface CsvSummary {
 /** How stored uploads are read back; CsvScanner checks uploads by the same rules. */
 export const CSV_OPTIONS: Options = {
     bom: true,
+    // Each of these ends a record wherever it appears outside quotes (without it, csv-parse takes the
+    // first one it meets for the whole file). CRLF first: it is one break, not a CR and an LF, also
+    // across two chunks (csv-parse waits for the byte after a CR).
+    record_delimiter: ['\r\n', '\n', '\r'],
     relax_column_count: false,
     // Blank lines, and rows whose cells are all blank (spreadsheets export trailing ',,,' rows), are not rows.
     skip_empty_lines: true,
@@ -78,15 +82,6 @@ const incompleteTail = (tail: Uint8Array): number => {
     return 0;
 };
 
-const countNewlines = (bytes: Buffer, end = bytes.length): number => {
-    let count = 0;
-    for (let at = bytes.indexOf(10); at !== -1 && at < end; at = bytes.indexOf(10, at + 1)) {
-        count += 1;
-    }
-
-    return count;
-};
-
 /**
  * Passes the bytes of a CSV through unchanged while checking them: UTF-8 (a streaming, fatal
  * TextDecoder), no NUL bytes, then CsvScanner's rules (a header row of unique non-empty names, one
@@ -139,7 +134,7 @@ export class CsvInspector extends Transform {
         if (nul !== -1) {
             const at = this.#bytes + nul;
             throw Boom.badRequest(
-                `The file contains a NUL byte at offset ${at} (line ${this.#scanner.line + countNewlines(chunk, nul)}): it looks binary or UTF-16, not a UTF-8 CSV. ${SAVE_AS_UTF8}`
+                `The file contains a NUL byte at offset ${at} (line ${this.#lineAt(chunk, nul)}): it looks binary or UTF-16, not a UTF-8 CSV. ${SAVE_AS_UTF8}`
             );
         }
 
@@ -153,13 +148,18 @@ export class CsvInspector extends Transform {
             const inChunk = Math.max(at - this.#bytes, 0);
             const byte = at >= this.#bytes ? chunk[inChunk]! : carried[index]!;
             throw Boom.badRequest(
-                `The file is not UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at offset ${at} (line ${this.#scanner.line + countNewlines(chunk, inChunk)}) ` +
+                `The file is not UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at offset ${at} (line ${this.#lineAt(chunk, inChunk)}) ` +
                     `does not start a valid UTF-8 character. ${SAVE_AS_UTF8}`
             );
         }
 
         this.#tail = chunk.length >= 3 ? chunk.subarray(chunk.length - 3) : Buffer.concat([this.#tail, chunk]).subarray(-3);
         this.#bytes += chunk.length;
+    }
+
+    /** The line of `chunk[index]`: the scanner has counted the lines of the chunks before it (a CR last among them too). */
+    #lineAt(chunk: Buffer, index: number): number {
+        return this.#scanner.line + countLineBreaks(chunk, index, this.#tail.at(-1) === 0x0d);
     }
 }
 
