@@ -195,11 +195,35 @@ describe('workflows', () => {
 
         const nul = await call('POST', '/api/workflows', { name: 'a\u0000b', graph: triggerOnly() });
         expect(nul.statusCode).toBe(400);
-        expect(nul.json.message).toContain('NUL');
+        expect(nul.json.details[0].path).toBe('name');
 
         const badHook = await call('POST', '/api/workflows', { name: 'x', graph: triggerOnly(), webhookUrl: 'ftp://example.test/' });
         expect(badHook.statusCode).toBe(400);
         expect(badHook.json.details[0].path).toBe('webhookUrl');
+    });
+
+    it('refuses control characters in a name (ESC, BEL, line breaks, C1), on create and on rename, like fullName and token names', async () => {
+        const message = "'name' must not contain line breaks or other control characters (ESC, BEL, tab, U+0080–U+009F): give the workflow a one-line name of plain text";
+        const hostile = ['Hostile \u001b]0;pwned\u0007 title', 'a\nforged row', 'red \u001b[31mpaint', 'tab\there', 'c1 \u009b31m', 'del\u007f'];
+        for (const name of hostile) {
+            const created = await call('POST', '/api/workflows', { name, graph: triggerOnly() });
+            expect(created.statusCode, JSON.stringify(name)).toBe(400);
+            expect(created.json.message).toContain(message);
+            expect(created.json.details).toEqual([expect.objectContaining({ path: 'name', message })]);
+        }
+
+        const { workflowId } = (await call('POST', '/api/workflows', { name: 'Plain name', graph: triggerOnly() })).json;
+        for (const name of hostile) {
+            const renamed = await call('PATCH', `/api/workflows/${workflowId}`, { name });
+            expect(renamed.statusCode, JSON.stringify(name)).toBe(400);
+            expect(renamed.json.message).toContain(message);
+        }
+
+        expect((await call('GET', `/api/workflows/${workflowId}`)).json.name).toBe('Plain name');
+        // Text of any script, and a name trimmed of surrounding line breaks, is still a name.
+        const ok = await call('PATCH', `/api/workflows/${workflowId}`, { name: '\n Zoë — данные 数据 \n' });
+        expect(ok.statusCode).toBe(200);
+        expect(ok.json.name).toBe('Zoë — данные 数据');
     });
 
     it('answers malformed JSON with 400 and other content types with 415', async () => {

@@ -9,6 +9,7 @@ import { usageError } from './errors.js';
 import { allOf } from './resolve.js';
 import { type PlacedFile, placeFile } from './uploads.js';
 import type { WorkflowFile } from './workflow-file.js';
+import { inline } from './visible.js';
 
 export type Action = 'created' | 'updated' | 'unchanged' | 'would create' | 'would update';
 
@@ -64,7 +65,7 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
     for (const workflow of workflows) {
         const other = files.get(workflow.name);
         if (other) {
-            throw usageError(`${other} and ${workflow.file} both define the workflow '${workflow.name}'`, 'give each workflow its own name');
+            throw usageError(`${other} and ${workflow.file} both define the workflow '${inline(workflow.name)}'`, 'give each workflow its own name');
         }
 
         files.set(workflow.name, workflow.file);
@@ -78,7 +79,7 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
     for (const workflow of workflows) {
         const ids = byName.get(workflow.name) ?? [];
         if (ids.length > 1) {
-            throw usageError(`the server has ${ids.length} workflows named '${workflow.name}' (${ids.join(', ')}), so apply cannot tell which to update`, `remove the extra ones: flowctl workflows rm ${ids.slice(1).join(' ')}`);
+            throw usageError(`the server has ${ids.length} workflows named '${inline(workflow.name)}' (${inline(ids.join(', '))}), so apply cannot tell which to update`, `remove the extra ones: flowctl workflows rm ${ids.slice(1).join(' ')}`);
         }
     }
 

@@ -2,7 +2,7 @@
 // stderr carries progress and errors, and spinners only when stderr is a terminal.
 import { cliWording } from './cli-wording.js';
 import { EXIT, type CliError } from './errors.js';
-import { visible } from './visible.js';
+import { inline, visible } from './visible.js';
 
 export interface Io {
     json: boolean;
@@ -72,8 +72,9 @@ export const reportError = (io: Io, error: CliError): void => {
     io.err(`${red(io, `${label}:`)} ${message}${hint ? `\n${dim(io, `  → ${hint}`)}` : ''}`);
 };
 
-/** Columns padded to their widest cell, for lists. */
-export const table = (rows: string[][]): string[] => {
+/** Columns padded to their widest cell, for lists. Cells are data: a newline or escape in one is shown (`inline`). */
+export const table = (data: string[][]): string[] => {
+    const rows = data.map((row) => row.map(inline));
     const widths: number[] = [];
     for (const row of rows) {
         row.forEach((cell, i) => {

@@ -2,6 +2,7 @@
 import type { Flowctl, Workflow } from '@flowctl/sdk';
 
 import { CliError, EXIT, usageError } from './errors.js';
+import { inline } from './visible.js';
 
 export const isNotFound = async (err: unknown): Promise<boolean> => err instanceof (await import('@flowctl/sdk')).NotFoundError;
 
@@ -54,7 +55,7 @@ export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow>
             `no workflow is named exactly '${ref}' (names match in full, case included)`,
             EXIT.failed,
             close.length > 0 && close.length <= 5
-                ? `did you mean ${close.map((w) => `"${w.name}" (${w.id})`).join(' or ')}? Pass the whole name or the id`
+                ? `did you mean ${close.map((w) => `"${inline(w.name)}" (${inline(w.id)})`).join(' or ')}? Pass the whole name or the id`
                 : 'see your workflows and their ids: flowctl workflows list'
         );
     }

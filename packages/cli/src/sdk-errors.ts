@@ -2,6 +2,7 @@
 import { apiUrlOf, credentialSource } from './client.js';
 import type { Ctx } from './context.js';
 import { CliError, EXIT, notSignedIn } from './errors.js';
+import { inline, message as serverMessage } from './visible.js';
 
 interface Detail {
     path?: string;
@@ -16,10 +17,10 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
 
     if (err instanceof sdk.AuthenticationError) {
         if (ctx && credentialSource(ctx) === 'FLOWCTL_TOKEN') {
-            return new CliError(`the server rejected FLOWCTL_TOKEN: ${err.message}`, EXIT.auth, 'create a new token with `flowctl tokens create` and set FLOWCTL_TOKEN to it');
+            return new CliError(`the server rejected FLOWCTL_TOKEN: ${serverMessage(err.message)}`, EXIT.auth, 'create a new token with `flowctl tokens create` and set FLOWCTL_TOKEN to it');
         }
 
-        return notSignedIn(`the server rejected the saved sign-in: ${err.message}`);
+        return notSignedIn(`the server rejected the saved sign-in: ${serverMessage(err.message)}`);
     }
 
     if (err instanceof sdk.ConnectionError) {
@@ -33,7 +34,7 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
     }
 
     if (err instanceof sdk.RateLimitError) {
-        return new CliError(err.message, EXIT.failed, `rate limited: try again${err.retryAfter ? ` in ${Math.ceil(err.retryAfter)} s` : ' shortly'}`);
+        return new CliError(serverMessage(err.message), EXIT.failed, `rate limited: try again${err.retryAfter ? ` in ${Math.ceil(err.retryAfter)} s` : ' shortly'}`);
     }
 
     // hapi's own answer for a path it has no route for: the server predates this command.
@@ -46,8 +47,11 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
     }
 
     const details = Array.isArray(err.details) ? (err.details as Detail[]) : [];
-    const lines = details.filter((d) => d && typeof d.message === 'string').map((d) => `  ${d.path ? `${d.path}: ` : ''}${d.message}`);
-    const message = lines.length > 0 && !lines.every((line) => err.message.includes(line.trim())) ? `${err.message}\n${lines.join('\n')}` : err.message;
+    // The server's words are neutralised before the CLI lays them out (visible.ts): a detail is one line.
+    const listed = details.filter((d) => d && typeof d.message === 'string');
+    const repeated = listed.length > 0 && listed.every((d) => err.message.includes(`${d.path ? `${d.path}: ` : ''}${d.message}`));
+    const lines = repeated ? [] : listed.map((d) => `  ${inline(`${d.path ? `${d.path}: ` : ''}${d.message}`)}`);
+    const message = [serverMessage(err.message), ...lines].join('\n');
     const hint = err instanceof sdk.InternalServerError ? `the server failed${err.requestId ? ` (request id ${err.requestId})` : ''}: see its log` : undefined;
     return new CliError(message, EXIT.failed, hint, { ...(err.status ? { status: err.status } : {}) });
 };

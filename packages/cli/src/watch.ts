@@ -8,14 +8,14 @@ import type { Ctx } from './context.js';
 import { formatDuration } from './duration.js';
 import { CliError, EXIT } from './errors.js';
 import { dim, green, type Io, red } from './io.js';
-import { visible } from './visible.js';
+import { inline, message } from './visible.js';
 
 const DONE = new Set(['SUCCESS', 'FAILED', 'SKIPPED']);
 
-const nodeLabel = (node: RunNode) => visible(`${node.nodeId} (${node.type})`);
+const nodeLabel = (node: RunNode) => inline(`${node.nodeId} (${node.type})`);
 
 /** A node's error as the CLI shows it: the commands to type, not API routes. */
-const nodeError = (node: RunNode): string | null => (node.error ? visible(cliWording(node.error)) : null);
+const nodeError = (node: RunNode): string | null => (node.error ? message(cliWording(node.error)) : null);
 
 const took = (from?: string | null, to?: string | null): string => (from && to ? formatDuration(Date.parse(to) - Date.parse(from)) : '');
 
@@ -50,7 +50,7 @@ export const nodeLine = (io: Io, node: RunNode): string => {
     }
 
     const progress = aiProgress(node);
-    return `· ${nodeLabel(node)} ${node.status.toLowerCase()}${progress ? ` · ${progress}` : ''}`;
+    return `· ${nodeLabel(node)} ${inline(node.status.toLowerCase())}${progress ? ` · ${inline(progress)}` : ''}`;
 };
 
 export const resultLine = (run: Run): string => {
@@ -60,7 +60,7 @@ export const resultLine = (run: Run): string => {
         ? `${result.totalRows ?? 0} rows, ${result.filteredOut ?? 0} filtered out, ${result.emailsSent ?? 0} e-mails sent${cost ? `, ${cost}` : ''}`
         : 'no result';
     const duration = took(run.startedAt ?? run.triggeredAt, run.completedAt);
-    return `${run.status}${duration ? ` in ${duration}` : ''} · ${counts} · ${run.runId}`;
+    return inline(`${run.status}${duration ? ` in ${duration}` : ''} · ${counts} · ${run.runId}`);
 };
 
 interface Display {
@@ -75,13 +75,13 @@ const plainDisplay = (write: (line: string) => void): Display => {
         update(run) {
             if (seen.get('') !== run.status) {
                 seen.set('', run.status);
-                write(`run ${run.runId}: ${run.status}`);
+                write(`run ${inline(`${run.runId}: ${run.status}`)}`);
             }
 
             for (const node of run.nodes) {
                 if (node.status !== 'PENDING' && seen.get(node.nodeId) !== node.status) {
                     seen.set(node.nodeId, node.status);
-                    write(`node ${nodeLabel(node)}: ${node.status}${node.error ? `: ${nodeError(node)}` : ''}`);
+                    write(`node ${nodeLabel(node)}: ${inline(node.status)}${node.error ? `: ${nodeError(node)}` : ''}`);
                 }
             }
         },
@@ -111,7 +111,7 @@ const terminalDisplay = async (io: Io, runId: string): Promise<Display> => {
 
             const running = run.nodes.filter((node) => node.status === 'RUNNING');
             const label = (node: RunNode) => [nodeLabel(node), aiProgress(node)].filter(Boolean).join(' · ');
-            spinner.text = running.length > 0 ? `${running.map(label).join(', ')} running` : `run ${run.runId}: ${run.status.toLowerCase()}`;
+            spinner.text = running.length > 0 ? `${running.map(label).join(', ')} running` : `run ${inline(`${run.runId}: ${run.status.toLowerCase()}`)}`;
         },
         stop() {
             spinner.stop();

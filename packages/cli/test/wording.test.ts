@@ -1,5 +1,7 @@
 // What the CLI prints names CLI commands, never API routes, also when it passes a server message on.
 import Fs from 'node:fs';
+import Http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,20 +87,106 @@ graph:
     });
 
     it('a name holding terminal escapes is shown, not obeyed; --json keeps it exact', async () => {
-        const home = freshHome();
-        await signUp(server, home);
-        // YAML's double quotes know \e (ESC) and \a (BEL): an OSC that retitles the terminal, and a bidi override.
-        const dir = workflowDir({ 'hostile.yaml': 'name: "Hostile \\e]0;pwned\\a \\u202Etxt.exe"\ngraph:\n  nodes:\n    - { id: start, type: TRIGGER, data: {} }\n  edges: []\n' });
-        const applied = await flowctl(['apply', '-f', Path.join(dir, 'hostile.yaml')], { home, cwd: dir });
-        expect(applied.code, applied.stderr).toBe(0);
+        // The server refuses such names now (400): a server that predates that, or a hostile one, still sends them.
         const name = 'Hostile \u001b]0;pwned\u0007 \u202Etxt.exe';
+        const api = await hostileApi({ workflows: [workflowNamed(name)] });
+        try {
+            const listed = await flowctl(['workflows', 'list'], api.cli);
+            expect(listed.code, listed.stderr).toBe(0);
+            expect(listed.stdout).toContain('Hostile ^[]0;pwned^G <U+202E>txt.exe');
+            expect(listed.stdout + listed.stderr).not.toMatch(/[\u001b\u0007\u202E]/);
 
-        const listed = await flowctl(['workflows', 'list'], { home });
-        expect(listed.code, listed.stderr).toBe(0);
-        expect(listed.stdout).toContain('Hostile ^[]0;pwned^G <U+202E>txt.exe');
-        expect(applied.stdout + applied.stderr + listed.stdout).not.toMatch(/[\u001b\u0007\u202E]/);
+            const json = await flowctl(['--json', 'workflows', 'list'], api.cli);
+            expect(json.json.map((w: { name: string }) => w.name)).toEqual([name]);
+        } finally {
+            await api.close();
+        }
+    });
 
-        const json = await flowctl(['--json', 'workflows', 'list'], { home });
-        expect(json.json.map((w: { name: string }) => w.name)).toContain(name);
+    it('a name holding a newline, colours, zero-width or separator characters cannot forge a table row or hide text', async () => {
+        const names = ['a\nwf_forged  forged row  1  2026-01-01', 'red \u001b[31mpaint\u001b[8m concealed', 'pay\u200bpal\u2028x\u2029y'];
+        const api = await hostileApi({ workflows: names.map(workflowNamed) });
+        try {
+            const listed = await flowctl(['workflows', 'list'], api.cli);
+            expect(listed.code, listed.stderr).toBe(0);
+            const lines = listed.stdout.trimEnd().split('\n');
+            expect(lines).toHaveLength(1 + names.length);
+            expect(lines[1]).toContain('a^Jwf_forged  forged row');
+            expect(lines[2]).toContain('red ^[[31mpaint^[[8m concealed');
+            expect(lines[3]).toContain('pay<U+200B>pal<U+2028>x<U+2029>y');
+            expect(listed.stdout).not.toMatch(/[\u001b\u200b\u2028\u2029]/);
+
+            const json = await flowctl(['--json', 'workflows', 'list'], api.cli);
+            expect(json.stdout).toBe(`${JSON.stringify(api.workflows, null, 2)}\n`);
+        } finally {
+            await api.close();
+        }
+    });
+
+    it("a node error from a CSV cell: conceal (\\e[8m) is shown, and its further lines cannot pass for the CLI's own", async () => {
+        const error = 'row 2: bad value "\u001b[8msecret\u001b[0m"\n\u2713 send (OUTPUT) 12 ms';
+        const api = await hostileApi({ run: failedRun(error) });
+        try {
+            const got = await flowctl(['runs', 'get', RUN_ID], api.cli);
+            expect(got.code, got.stderr).toBe(0);
+            expect(got.stdout).toContain('row 2: bad value "^[[8msecret^[[0m"');
+            expect(got.stdout).not.toMatch(/[\u001b]/);
+            expect(got.stdout).toContain('\n  | \u2713 send (OUTPUT) 12 ms');
+            expect(got.stdout).not.toMatch(/^\s*\u2713 send/m);
+
+            const json = await flowctl(['--json', 'runs', 'get', RUN_ID], api.cli);
+            expect(json.json.nodes[1].error).toBe(error);
+        } finally {
+            await api.close();
+        }
     });
 });
+
+const WORKFLOW_ID = 'wf_aaaaaaaaaaaaaaaaaaaa';
+const RUN_ID = 'run_aaaaaaaaaaaaaaaaaaaa';
+const AT = '2026-01-01T00:00:00.000Z';
+
+const workflowNamed = (name: string, i = 0) => ({
+    id: `${WORKFLOW_ID.slice(0, -1)}${i}`,
+    name,
+    graph: { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] },
+    webhookUrl: null,
+    createdAt: AT,
+    updatedAt: AT
+});
+
+const failedRun = (error: string) => ({
+    runId: RUN_ID,
+    workflowId: WORKFLOW_ID,
+    status: 'FAILED',
+    retryOf: null,
+    enqueuedAt: AT,
+    triggeredAt: AT,
+    startedAt: AT,
+    completedAt: AT,
+    result: null,
+    nodes: [
+        { nodeId: 'start', type: 'TRIGGER', status: 'SUCCESS', startedAt: AT, completedAt: AT, error: null, output: null },
+        { nodeId: 'people', type: 'DATA_SOURCE', status: 'FAILED', startedAt: AT, completedAt: AT, error, output: null }
+    ]
+});
+
+/** A server that answers with what it is given, whatever it holds: the CLI signs in to it with an API token. */
+const hostileApi = async (data: { workflows?: unknown[]; run?: unknown }) => {
+    const workflows = data.workflows ?? [];
+    const server = Http.createServer((req, res) => {
+        const body = req.url === '/api/workflows' ? workflows : req.url === `/api/workflows/runs/${RUN_ID}` && data.run ? data.run : undefined;
+        res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? { statusCode: 404, error: 'Not Found', message: 'Not Found' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+        workflows,
+        cli: { home: freshHome(), env: { FLOWCTL_TOKEN: 'flc_test', FLOWCTL_API_URL: url } },
+        close: () =>
+            new Promise<void>((resolve) => {
+                server.closeAllConnections();
+                server.close(() => resolve());
+            })
+    };
+};

@@ -1,4 +1,4 @@
-import { errorFromResponse } from './errors.js';
+import { errorFromResponse, ForeignAddressError } from './errors.js';
 import { nextLinkOf, PagedList } from './pagination.js';
 import { Account } from './resources/account.js';
 import { Auth } from './resources/auth.js';
@@ -45,7 +45,7 @@ export interface RequestOptions {
 /** @internal What a resource asks the client to send. */
 export interface ApiRequest extends RequestOptions {
     method: HttpMethod;
-    /** A path under the base URL, or an absolute URL from a `Link` header. */
+    /** A path under the base URL, or a server's `Link` target: either must stay under the base URL. */
     path: string;
     query?: Record<string, string | number | boolean | undefined> | undefined;
     json?: unknown;
@@ -137,6 +137,17 @@ export class Flowctl {
             res = await this.#send(req, token);
         }
 
+        // Redirects are never followed (the transport does not): one to another host is refused the same
+        // way as a next-page link there; any other is an error too, as a 3xx has no answer to return.
+        if (res.status >= 300 && res.status < 400 && res.status !== 304) {
+            const location = res.headers.location ?? '';
+            const outside = this.#outside(location);
+            const what = `The server redirected ${req.method} ${req.path.split('?')[0]}`;
+            throw outside
+                ? new ForeignAddressError(`${what} to ${outside}: ${NOT_FOLLOWED}`, location)
+                : errorFromResponse(res.status, res.headers, { message: `${what} (${res.status}): the client does not follow redirects; check its base URL ${this.baseUrl.href}` });
+        }
+
         if (res.status >= 400 || (res.status === 304 && !req.allowNotModified)) {
             throw errorFromResponse(res.status, res.headers, res.body);
         }
@@ -148,12 +159,53 @@ export class Flowctl {
     list<T>(req: ApiRequest, map: (body: unknown) => T[] = (body) => body as T[]): PagedList<T> {
         return new PagedList<T>(async (next) => {
             const res = await this.request(next === null ? req : { ...req, path: next, query: undefined });
-            return { items: map(res.body), next: nextLinkOf(res.headers.link) };
+            const link = nextLinkOf(res.headers.link);
+            const outside = link === null ? undefined : this.#outside(link);
+            if (outside) {
+                throw new ForeignAddressError(`The server's next-page link pointed at ${outside}: ${NOT_FOLLOWED}`, link!);
+            }
+
+            return { items: map(res.body), next: link };
         });
     }
 
+    /**
+     * The address of `path`: a path under the base URL (a leading `/` is the base URL's, not the host's),
+     * or a server-given link. Anything that resolves outside the base URL is refused: the client only
+     * ever sends requests (and so its sign-in) to the server it was made for.
+     */
+    #resolve(path: string): URL | undefined {
+        try {
+            const url = new URL(path.replace(/^\//, ''), this.baseUrl);
+            return url.origin === this.baseUrl.origin && url.pathname.startsWith(this.baseUrl.pathname) ? url : undefined;
+        } catch {
+            return undefined;
+        }
+    }
+
+    /** Where `path` points, when outside the base URL (the end of a sentence); undefined when under it. */
+    #outside(path: string): string | undefined {
+        if (this.#resolve(path)) {
+            return undefined;
+        }
+
+        let url: URL;
+        try {
+            url = new URL(path.replace(/^\//, ''), this.baseUrl);
+        } catch {
+            return 'an invalid address';
+        }
+
+        // The origin of a parsed URL is safe to show; the rest of a hostile link is not.
+        return url.origin === this.baseUrl.origin ? `a path outside the API's address ${this.baseUrl.href}` : `another host (${url.origin}) instead of ${this.baseUrl.origin}`;
+    }
+
     #send(req: ApiRequest, token: string | undefined): Promise<WireResponse> {
-        const url = new URL(req.path.replace(/^\//, ''), this.baseUrl);
+        const url = this.#resolve(req.path);
+        if (!url) {
+            throw new ForeignAddressError(`${req.method} to ${this.#outside(req.path)}: not sent`, req.path);
+        }
+
         for (const [name, value] of Object.entries(req.query ?? {})) {
             if (value !== undefined) {
                 url.searchParams.set(name, String(value));
@@ -180,5 +232,7 @@ export class Flowctl {
         return this.#transport.send({ method: req.method, url, headers, body, signal: req.signal, timeoutMs: req.timeoutMs ?? this.timeoutMs });
     }
 }
+
+const NOT_FOLLOWED = 'not followed, so neither the request nor the sign-in goes there';
 
 const USER_AGENT = `flowctl-sdk node/${process.versions.node}`;

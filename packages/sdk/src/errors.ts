@@ -81,6 +81,20 @@ export class TimeoutError extends ConnectionError {}
 /** The caller's `AbortSignal` fired. `cause` is the signal's reason. */
 export class AbortError extends FlowctlError {}
 
+/**
+ * The server pointed the client at an address outside its base URL (another scheme, host or port, or a
+ * path outside the base path), e.g. a next-page `Link`. The client refuses it: it only ever sends
+ * requests, and so its sign-in, to the server it was made for. `url` is the address it refused.
+ */
+export class ForeignAddressError extends FlowctlError {
+    readonly url: string;
+
+    constructor(message: string, url: string) {
+        super(message);
+        this.url = url;
+    }
+}
+
 /** `runs.wait()` gave up after its `timeoutMs`; the run goes on. `run` is the last state seen. */
 export class WaitTimeoutError extends FlowctlError {
     readonly run: unknown;

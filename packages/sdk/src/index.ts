@@ -7,6 +7,7 @@ export {
     ConnectionError,
     type ErrorDetail,
     FlowctlError,
+    ForeignAddressError,
     InternalServerError,
     NotFoundError,
     PayloadTooLargeError,

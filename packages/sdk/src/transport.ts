@@ -166,6 +166,8 @@ export class Transport {
             headers: request.headers,
             body: request.body,
             duplex: 'half',
+            // Like undici.request: no redirect is followed, so no request leaves the client's base URL.
+            redirect: 'manual',
             signal: request.signal ? AbortSignal.any([request.signal, timeout]) : timeout,
             dispatcher: this.dispatcher
         });

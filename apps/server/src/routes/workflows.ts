@@ -17,9 +17,13 @@ const name = Joi.string()
     .trim()
     .min(1)
     .max(200)
-    .pattern(/^[^\u0000]*$/, 'no NUL')
-    .description('Any text up to 200 characters, trimmed')
-    .messages({ 'string.pattern.name': "'name' cannot contain the NUL character (\\u0000)" });
+    // No C0/C1 control characters, as in fullName and token names: a name is shown on one line (CLI
+    // lists, messages), where a line break or an escape sequence would forge or hide text.
+    .pattern(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'no control characters')
+    .description('Text up to 200 characters on one line, trimmed; no control characters (line breaks, tabs, ESC, BEL, U+0080–U+009F)')
+    .messages({
+        'string.pattern.name': "'name' must not contain line breaks or other control characters (ESC, BEL, tab, U+0080–U+009F): give the workflow a one-line name of plain text"
+    });
 
 // The envelope only: what is inside nodes and edges is checked by the engine's validateGraph(),
 // which reports every problem at once with its path.

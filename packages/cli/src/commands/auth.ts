@@ -6,6 +6,7 @@ import { readProfile, updateProfile } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
 import { emit, green, note } from '../io.js';
 import { ask, canPrompt, readStdin } from '../prompt.js';
+import { inline, message } from '../visible.js';
 import { examples } from './help.js';
 
 const MIN_PASSWORD = 8;
@@ -63,7 +64,7 @@ const setPassword = async (ctx: Ctx, newPassword: string, answer = true): Promis
     await api.auth.setPassword({ newPassword }).catch(async (err: unknown) => {
         const { PermissionDeniedError } = await import('@flowctl/sdk');
         if (err instanceof PermissionDeniedError) {
-            throw new CliError(`the password was not set: ${err.message}`, EXIT.auth, 'sign in again (flowctl login), then flowctl set-password');
+            throw new CliError(`the password was not set: ${message(err.message)}`, EXIT.auth, 'sign in again (flowctl login), then flowctl set-password');
         }
 
         throw err;
@@ -147,7 +148,7 @@ export const register: Register = (program, ctx) => {
             const pair = await api.auth.verifyEmail({ email: address, otp: code.trim() }).catch(async (err: unknown) => {
                 const { BadRequestError, AuthenticationError } = await import('@flowctl/sdk');
                 if (err instanceof BadRequestError || err instanceof AuthenticationError) {
-                    throw new CliError(`the code was not accepted: ${(err as Error).message}`, EXIT.failed, `check the latest e-mail, or get a new code: flowctl verify --email ${address} --resend`);
+                    throw new CliError(`the code was not accepted: ${message((err as Error).message)}`, EXIT.failed, `check the latest e-mail, or get a new code: flowctl verify --email ${address} --resend`);
                 }
 
                 throw err;
@@ -220,7 +221,7 @@ export const register: Register = (program, ctx) => {
             await api.auth.resetPassword({ email: address, otp: code.trim(), newPassword }).catch(async (err: unknown) => {
                 const { BadRequestError } = await import('@flowctl/sdk');
                 if (err instanceof BadRequestError) {
-                    throw new CliError(`the password was not reset: ${err.message}`, EXIT.failed, `check the latest reset e-mail, or get a new code: flowctl reset-password --email ${address}`);
+                    throw new CliError(`the password was not reset: ${message(err.message)}`, EXIT.failed, `check the latest reset e-mail, or get a new code: flowctl reset-password --email ${address}`);
                 }
 
                 throw err;
@@ -311,7 +312,7 @@ export const register: Register = (program, ctx) => {
             const apiUrl = apiUrlOf(c);
             const source = credentialSource(c);
             emit(c.io, { apiUrl, profile: c.profile, credentials: source, account }, () =>
-                `${account.email}${account.fullName ? ` (${account.fullName})` : ''} on ${apiUrl} · ${source === 'FLOWCTL_TOKEN' ? 'FLOWCTL_TOKEN' : `profile ${c.profile}`}`
+                `${inline(`${account.email}${account.fullName ? ` (${account.fullName})` : ''}`)} on ${apiUrl} · ${source === 'FLOWCTL_TOKEN' ? 'FLOWCTL_TOKEN' : `profile ${c.profile}`}`
             );
         });
 };

@@ -2,6 +2,7 @@
 import { client } from '../client.js';
 import type { Ctx, Register } from '../context.js';
 import { emit, green, note } from '../io.js';
+import { inline } from '../visible.js';
 import { examples } from './help.js';
 
 /** Opens `url` in a browser when this looks like a desktop session; says so when it did. */
@@ -31,7 +32,7 @@ export const register: Register = (program, ctx) => {
             const c = ctx();
             const api = await client(c);
             const status = await api.integrations.google.status();
-            emit(c.io, status, () => (status.connected ? `${green(c.io, '✓')} linked to ${status.email}` : 'not linked: flowctl google connect'));
+            emit(c.io, status, () => (status.connected ? `${green(c.io, '✓')} linked to ${inline(String(status.email))}` : 'not linked: flowctl google connect'));
         });
 
     google

@@ -7,14 +7,15 @@ import { parseDuration } from '../duration.js';
 import { CliError, EXIT } from '../errors.js';
 import { bold, dim, emit, green, type Io, table } from '../io.js';
 import { findWorkflow, orNotFound } from '../resolve.js';
+import { inline, message } from '../visible.js';
 import { nodeLine, resultLine, watchRun } from '../watch.js';
 import { examples } from './help.js';
 
 const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
 
 const runLines = (io: Io, run: Run): string[] => [
-    `${bold(io, run.runId)} of ${run.workflowId}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`,
-    `${dim(io, `enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`)}`,
+    `${bold(io, inline(run.runId))} of ${inline(`${run.workflowId}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
+    `${dim(io, inline(`enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`))}`,
     ...run.nodes.map((node) => `  ${nodeLine(io, node)}`),
     ...(run.completedAt ? [resultLine(run)] : [`watch it: flowctl runs watch ${run.runId}`])
 ];
@@ -39,12 +40,12 @@ export const register: Register = (program, ctx) => {
             const workflow = await findWorkflow(api, ref);
             const enqueued = await api.runs.enqueue(workflow.id, { idempotencyKey: opts.idempotencyKey ?? globalThis.crypto.randomUUID() });
             if (!opts.watch) {
-                emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId} of ${workflow.name}`, `watch it: flowctl runs watch ${enqueued.runId}`]);
+                emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId} of ${inline(workflow.name)}`, `watch it: flowctl runs watch ${enqueued.runId}`]);
                 return;
             }
 
             if (!c.io.json && !c.io.stderrTty) {
-                c.io.out(`enqueued run ${enqueued.runId} of ${workflow.name}`);
+                c.io.out(`enqueued run ${enqueued.runId} of ${inline(workflow.name)}`);
             }
 
             await watchRun(c, api, enqueued.runId, { workflow: workflow.name, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
@@ -76,7 +77,7 @@ export const register: Register = (program, ctx) => {
             }
 
             emit(c.io, found, () =>
-                found.length === 0 ? `no runs of ${workflow.name} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'CREATED'], ...found.map((r) => [r.runId, r.status, r.createdAt])])
+                found.length === 0 ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'CREATED'], ...found.map((r) => [r.runId, r.status, r.createdAt])])
             );
         });
 
@@ -101,7 +102,7 @@ export const register: Register = (program, ctx) => {
             const sdk = await import('@flowctl/sdk');
             const run = await orNotFound(api.runs.cancel(runId), ...runNotFound(runId)).catch((err: unknown) => {
                 if (err instanceof sdk.ConflictError) {
-                    throw new CliError(`run ${runId} has already ended: ${err.message}`, EXIT.failed, `see how: flowctl runs get ${runId}`);
+                    throw new CliError(`run ${runId} has already ended: ${message(err.message)}`, EXIT.failed, `see how: flowctl runs get ${runId}`);
                 }
 
                 throw err;
@@ -120,7 +121,7 @@ export const register: Register = (program, ctx) => {
             const sdk = await import('@flowctl/sdk');
             const enqueued = await orNotFound(api.runs.retry(runId, { idempotencyKey: globalThis.crypto.randomUUID() }), ...runNotFound(runId)).catch((err: unknown) => {
                 if (err instanceof sdk.ConflictError) {
-                    throw new CliError(`run ${runId} cannot be retried: ${err.message}`, EXIT.failed, `see why: flowctl runs get ${runId}`);
+                    throw new CliError(`run ${runId} cannot be retried: ${message(err.message)}`, EXIT.failed, `see why: flowctl runs get ${runId}`);
                 }
 
                 throw err;

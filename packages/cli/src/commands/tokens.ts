@@ -5,6 +5,7 @@ import { CliError, EXIT } from '../errors.js';
 import { emit, green, note, table } from '../io.js';
 import { ask, canPrompt, readStdin } from '../prompt.js';
 import { allOf, orNotFound } from '../resolve.js';
+import { inline, message } from '../visible.js';
 import { examples } from './help.js';
 
 // The server's rule: every token expires (POST /api/account/tokens).
@@ -39,7 +40,7 @@ export const register: Register = (program, ctx) => {
                 // A token outlives the session: the server wants a recent sign-in, or the password again.
                 if (!(err instanceof PermissionDeniedError) || !/last 10 minutes|password is wrong/.test(err.message) || !canPrompt(c.io) || password !== undefined) {
                     if (err instanceof PermissionDeniedError && /last 10 minutes|password is wrong/.test(err.message)) {
-                        throw new CliError(`the token was not created: ${err.message}`, EXIT.auth, 'give your password: printf %s "$PASSWORD" | flowctl tokens create --name … --password-stdin, or flowctl login first');
+                        throw new CliError(`the token was not created: ${message(err.message)}`, EXIT.auth, 'give your password: printf %s "$PASSWORD" | flowctl tokens create --name … --password-stdin, or flowctl login first');
                     }
 
                     throw err;
@@ -50,7 +51,7 @@ export const register: Register = (program, ctx) => {
             });
             emit(c.io, created, () => created.token);
             if (!c.io.json) {
-                note(c.io, `${green(c.io, '✓')} token ${created.id} (${created.name}) created: copy it now, it is not shown again\n  use it: FLOWCTL_TOKEN=<token> flowctl whoami`);
+                note(c.io, `${green(c.io, '✓')} token ${inline(created.id)} (${inline(created.name)}) created: copy it now, it is not shown again\n  use it: FLOWCTL_TOKEN=<token> flowctl whoami`);
             }
         });
 

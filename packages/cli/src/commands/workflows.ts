@@ -9,6 +9,7 @@ import { usageError } from '../errors.js';
 import { bold, dim, emit, green, table } from '../io.js';
 import { canPrompt } from '../prompt.js';
 import { allOf, findWorkflow } from '../resolve.js';
+import { inline } from '../visible.js';
 import { loadWorkflows } from '../workflow-file.js';
 import { examples } from './help.js';
 
@@ -16,7 +17,7 @@ const SYMBOL: Record<Applied['action'], string> = { created: '+', updated: '~', 
 
 const appliedLines = (results: Applied[], dryRun: boolean): string[] => {
     const lines = results.flatMap((r) => [
-        `${SYMBOL[r.action]} ${r.action.padEnd(12)} ${r.name}${r.workflowId ? ` (${r.workflowId})` : ''}  ${r.file}`,
+        `${SYMBOL[r.action]} ${r.action.padEnd(12)} ${inline(r.name)}${r.workflowId ? ` (${r.workflowId})` : ''}  ${r.file}`,
         ...r.uploads.filter((u) => u.action !== 'unchanged').map((u) => `    ${u.action} ${u.path} for node ${u.nodeId}${u.uploadId ? ` -> ${u.uploadId}` : ''}`),
         ...r.changes.map((change) => `    changed: ${change}`)
     ]);
@@ -78,7 +79,7 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
                 created.push({ ...answer, file: workflow.file });
             }
 
-            emit(c.io, created.length === 1 ? created[0] : created, () => created.map((w) => `${green(c.io, '✓')} created ${w.name} (${w.workflowId}) from ${w.file}\n  next: flowctl run ${w.workflowId} --watch`));
+            emit(c.io, created.length === 1 ? created[0] : created, () => created.map((w) => `${green(c.io, '✓')} created ${inline(w.name)} (${w.workflowId}) from ${w.file}\n  next: flowctl run ${w.workflowId} --watch`));
         });
 
     workflows
@@ -120,8 +121,8 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             }
 
             emit(c.io, workflow, () => [
-                `${bold(c.io, workflow.name)} ${dim(c.io, workflow.id)}`,
-                `created ${workflow.createdAt} · updated ${workflow.updatedAt}${workflow.webhookUrl ? ` · webhook ${workflow.webhookUrl}` : ''}`,
+                `${bold(c.io, inline(workflow.name))} ${dim(c.io, inline(workflow.id))}`,
+                inline(`created ${workflow.createdAt} · updated ${workflow.updatedAt}${workflow.webhookUrl ? ` · webhook ${workflow.webhookUrl}` : ''}`),
                 ...table(workflow.graph.nodes.map((node) => {
                     const upstream = workflow.graph.edges.filter((e) => e.target === node.id).map((e) => e.source);
                     return [`  ${node.id}`, node.type, upstream.length ? `after ${upstream.join(', ')}` : ''];
@@ -143,17 +144,17 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             const workflow = await findWorkflow(api, ref);
             if (!opts.yes) {
                 if (!canPrompt(c.io)) {
-                    throw usageError(`deleting '${workflow.name}' removes it and all its runs: confirm with --yes`, `flowctl workflows rm ${workflow.id} --yes`);
+                    throw usageError(`deleting '${inline(workflow.name)}' removes it and all its runs: confirm with --yes`, `flowctl workflows rm ${workflow.id} --yes`);
                 }
 
                 const { confirm } = await import('@inquirer/prompts');
-                if (!(await confirm({ message: `Delete '${workflow.name}' (${workflow.id}) and all its runs?`, default: false }, { output: process.stderr }))) {
+                if (!(await confirm({ message: `Delete '${inline(workflow.name)}' (${workflow.id}) and all its runs?`, default: false }, { output: process.stderr }))) {
                     emit(c.io, { deleted: false, workflowId: workflow.id }, () => 'kept');
                     return;
                 }
             }
 
             await api.workflows.delete(workflow.id);
-            emit(c.io, { deleted: true, workflowId: workflow.id, name: workflow.name }, () => `${green(c.io, '✓')} deleted ${workflow.name} (${workflow.id})`);
+            emit(c.io, { deleted: true, workflowId: workflow.id, name: workflow.name }, () => `${green(c.io, '✓')} deleted ${inline(workflow.name)} (${workflow.id})`);
         });
 };

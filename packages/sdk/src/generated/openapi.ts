@@ -4183,7 +4183,7 @@ export interface operations {
                         edges: (unknown[] | boolean | number | Record<string, never> | string)[];
                         nodes: (unknown[] | boolean | number | Record<string, never> | string)[];
                     };
-                    /** @description Any text up to 200 characters, trimmed */
+                    /** @description Text up to 200 characters on one line, trimmed; no control characters (line breaks, tabs, ESC, BEL, U+0080–U+009F) */
                     name: string;
                     /**
                      * Format: uri
@@ -4691,7 +4691,7 @@ export interface operations {
                         edges: (unknown[] | boolean | number | Record<string, never> | string)[];
                         nodes: (unknown[] | boolean | number | Record<string, never> | string)[];
                     };
-                    /** @description Any text up to 200 characters, trimmed */
+                    /** @description Text up to 200 characters on one line, trimmed; no control characters (line breaks, tabs, ESC, BEL, U+0080–U+009F) */
                     name?: string;
                     /**
                      * Format: uri
