@@ -68,35 +68,19 @@ describe('uploads', () => {
     });
 
     it('ends a row at every CRLF, LF and lone CR, in any mixture, keeping quoted line breaks as they are', async () => {
-        // The header ends LF, the rows CRLF: no value may keep the CR.
-        const lfHeader = await uploadCsv(t, account, 'name,email\nAda,ada@example.com\r\nBob,bob@example.com\r\n');
-        expect(lfHeader.status).toBe(201);
-        expect(lfHeader.json).toMatchObject({ rows: 2, columns: ['name', 'email'] });
-        expect(await t.app.services.uploads.readUploadRows(account.accountId, lfHeader.json.uploadId)).toEqual([
-            { name: 'Ada', email: 'ada@example.com' },
-            { name: 'Bob', email: 'bob@example.com' }
-        ]);
-
-        const loneCr = await uploadCsv(t, account, 'a\r\n1\r2\n3');
-        expect(loneCr.status).toBe(201);
-        expect(loneCr.json).toMatchObject({ rows: 3, columns: ['a'] });
-        expect(await t.app.services.uploads.readUploadRows(account.accountId, loneCr.json.uploadId)).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
-
-        const crlfHeader = await uploadCsv(t, account, 'a,b\r\n1,2\n3,4\n');
-        expect(crlfHeader.status).toBe(201);
-        expect(crlfHeader.json).toMatchObject({ rows: 2, columns: ['a', 'b'] });
-        expect(await t.app.services.uploads.readUploadRows(account.accountId, crlfHeader.json.uploadId)).toEqual([
-            { a: 1, b: 2 },
-            { a: 3, b: 4 }
-        ]);
-
-        const quoted = await uploadCsv(t, account, 'a,b\n"x\r\ny","p\rq"\r\n"m\nn",z\r');
-        expect(quoted.status).toBe(201);
-        expect(quoted.json).toMatchObject({ rows: 2, columns: ['a', 'b'] });
-        expect(await t.app.services.uploads.readUploadRows(account.accountId, quoted.json.uploadId)).toEqual([
-            { a: 'x\r\ny', b: 'p\rq' },
-            { a: 'm\nn', b: 'z' }
-        ]);
+        const cases: Array<{ csv: string; columns: string[]; rows: object[] }> = [
+            // The header ends LF, the rows CRLF: no value may keep the CR.
+            { csv: 'name,email\nAda,ada@example.com\r\nBob,bob@example.com\r\n', columns: ['name', 'email'], rows: [{ name: 'Ada', email: 'ada@example.com' }, { name: 'Bob', email: 'bob@example.com' }] },
+            { csv: 'a\r\n1\r2\n3', columns: ['a'], rows: [{ a: 1 }, { a: 2 }, { a: 3 }] },
+            { csv: 'a,b\r\n1,2\n3,4\n', columns: ['a', 'b'], rows: [{ a: 1, b: 2 }, { a: 3, b: 4 }] },
+            { csv: 'a,b\n"x\r\ny","p\rq"\r\n"m\nn",z\r', columns: ['a', 'b'], rows: [{ a: 'x\r\ny', b: 'p\rq' }, { a: 'm\nn', b: 'z' }] }
+        ];
+        for (const { csv, columns, rows } of cases) {
+            const uploaded = await uploadCsv(t, account, csv);
+            expect(uploaded.status, csv).toBe(201);
+            expect(uploaded.json, csv).toMatchObject({ rows: rows.length, columns });
+            expect(await t.app.services.uploads.readUploadRows(account.accountId, uploaded.json.uploadId), csv).toEqual(rows);
+        }
     });
 
     it('names the right line of a ragged row in a file of mixed line endings', async () => {
