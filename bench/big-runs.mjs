@@ -8,7 +8,7 @@
 // Each prints the time to the run's end, the server's peak RSS, the other account's GET p50/p99 and
 // /readyz failures. Heavy: run it alone (`npm run bench big-runs`).
 import { createWorkflow, enqueue, sleep, uploadCsv, waitRun } from './lib/api.mjs';
-import { startServer } from './lib/server.mjs';
+import { openBench } from './lib/bench.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
 const TARGETS = { othersP99Ms: 250, readyzFailures: 0, worstRssMb: 1024, realisticRssMb: 512 };
@@ -33,21 +33,8 @@ const realistic = () => {
     return Buffer.from(lines.join('\n'));
 };
 
-const bench = async (store) => {
-    const sink = await startSink();
-    const server = await startServer({ store, env: { ...env, SMTP_URL: sink.url } });
-    if (!server) {
-        await sink.close();
-        return true;
-    }
-
-    let met = true;
-    const report = (what, value, target, ok) => {
-        met &&= ok;
-        console.log(`${store.padEnd(8)} ${what.padEnd(52)} ${value.padStart(14)}   target ${target.padEnd(10)} ${ok ? 'ok' : 'MISSED'}`);
-    };
-
-    try {
+const bench = async (store) =>
+    openBench(store, await startSink(), env, [52, 14, 10], async ({ server, sink, report }) => {
         const heavy = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
         const other = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
         await createWorkflow(server, other, 'other', { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] });
@@ -158,13 +145,7 @@ const bench = async (store) => {
             { rssTarget: TARGETS.realisticRssMb, expect: 'SUCCESS' }
         );
         console.log(`${store.padEnd(8)} realistic run: ${sink.count - sentBefore} e-mails reached the sink`);
-    } finally {
-        await server.stop();
-        await sink.close();
-    }
-
-    return met;
-};
+    });
 
 let allMet = true;
 // `node bench/big-runs.mjs postgres` runs one store only; `node bench/big-runs.mjs embedded '10 FILTERs'`

@@ -8,20 +8,17 @@
 // busy at the kill may hold one. So the figure is measured three ways: the default 8 connections against
 // a sink that accepts at once (the worker's event loop is saturated and replies wait in its socket), the
 // same against a relay that takes 100 ms to accept (as real ones do), and one connection at a time.
-import { spawn } from 'node:child_process';
-import Path from 'node:path';
 
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 
-import { jsonRequest, startServer } from './lib/server.mjs';
+import { createWorkflow, enqueue as enqueueRun, mailGraph, sleep, uploadCsv, waitRun } from './lib/api.mjs';
+import { spawnServer, startServer } from './lib/server.mjs';
 import { createAccount } from './lib/smtp-sink.mjs';
 
 const KILLS = 20;
 const TARGETS = { duplicatesPerStore: 2, takeoverMedianMs: 5000 };
 const DOMAIN = 'crash.bench.test';
-const mainJs = Path.resolve(Path.dirname(new URL(import.meta.url).pathname), '..', 'apps', 'server', 'dist', 'main.js');
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Accepts everything, `delayMs` after the data ended (a relay queues the message, then answers 250);
@@ -71,7 +68,7 @@ const startSink = async (delayMs = 0) => {
 };
 
 const startWorker = (env) => {
-    const child = spawn(process.execPath, [mainJs, '--role=worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnServer(['--role=worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     return { child, exited };
 };
@@ -97,34 +94,11 @@ const bench = async (store, sink, { connections, rows: ROWS }) => {
             workers.push(startWorker(server.env), startWorker(server.env));
         }
 
-        const { token } = await createAccount(server, sink);
+        const auth = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
         const lines = ['name,email', ...Array.from({ length: ROWS }, (_, i) => `P${i},p${i}@${DOMAIN}`)];
-        const form = new FormData();
-        form.append('file', new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' }), 'people.csv');
-        const upload = await (await fetch(`${server.url}/api/uploads`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } })).json();
-        const graph = {
-            nodes: [
-                { id: 'start', type: 'TRIGGER', data: {} },
-                { id: 'people', type: 'DATA_SOURCE', data: { uploadId: upload.uploadId } },
-                { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: 'Hi {{item.name}}', body: 'Hello {{item.name}}' } }
-            ],
-            edges: [
-                { source: 'start', target: 'people' },
-                { source: 'people', target: 'send' }
-            ]
-        };
-        const { workflowId } = (await jsonRequest(server, 'POST', '/api/workflows', { name: 'crash bench', graph }, token)).json;
-        const enqueue = async () => (await jsonRequest(server, 'POST', `/api/workflows/${workflowId}/run`, undefined, token)).json.runId;
-        const finish = async (runId) => {
-            for (;;) {
-                const run = (await jsonRequest(server, 'GET', `/api/workflows/runs/${runId}`, undefined, token)).json;
-                if (run?.completedAt) {
-                    return run;
-                }
-
-                await sleep(50);
-            }
-        };
+        const workflowId = await createWorkflow(server, auth, 'crash bench', mailGraph(await uploadCsv(server, auth, `${lines.join('\n')}\n`, 'people.csv')));
+        const enqueue = () => enqueueRun(server, auth, workflowId);
+        const finish = (runId) => waitRun(server, auth, runId, 50);
 
         // One run without a kill: how long OUTPUT takes, so kills land within it.
         const warm = await enqueue();

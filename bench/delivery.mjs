@@ -2,7 +2,8 @@
 // 100 ms to accept each message, like a cloud provider's SMTP endpoint, and against a loopback sink
 // that accepts at once. A run sends SMTP_CONNECTIONS (default 8) messages at a time.
 import { startServer } from './lib/server.mjs';
-import { check, createMailWorkflow, startSink } from './lib/smtp-sink.mjs';
+import { check } from './lib/api.mjs';
+import { createMailWorkflow, startSink } from './lib/smtp-sink.mjs';
 
 const TARGETS = { slowRelayPerSecond: 60, loopbackPerSecond: 1000 };
 const SLOW_ROWS = 400;

@@ -5,12 +5,10 @@
 // time from SIGCONT until the worker's next run starts, how many of 18 later runs (one enqueued every
 // 10 s from SIGCONT, another account's) ended within 3 minutes of SIGCONT, and /readyz during the
 // freeze (503 with Retry-After, never hanging) and after. The cluster is stopped and deleted at the end.
-import { spawn } from 'node:child_process';
-import Path from 'node:path';
 
 import { createWorkflow, enqueue, getRun, mailGraph, sleep, uploadCsv } from './lib/api.mjs';
 import { startPrivatePostgres } from './lib/private-postgres.mjs';
-import { startServer } from './lib/server.mjs';
+import { spawnServer, startServer } from './lib/server.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
 // Benchmarks are not turbo tasks, so their variables are not declared in turbo.json.
@@ -23,7 +21,6 @@ const LATER_WITHIN_MS = 180_000;
 const READYZ_TIMEOUT_MS = 10_000;
 const TARGETS = { nextRunStartsMs: 10_000, readyzAnswerMs: 5000 };
 const DOMAIN = 'freeze.bench.test';
-const mainJs = Path.resolve(Path.dirname(new URL(import.meta.url).pathname), '..', 'apps', 'server', 'dist', 'main.js');
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000' };
 
 let allMet = true;
@@ -74,7 +71,7 @@ process.once('SIGINT', () => {
 try {
     server = await startServer({ store: 'private-postgres', env: { ...env, SMTP_URL: sink.url, DATABASE_URL: cluster.url }, args: ['--role=api'] });
     const workerOutput = [];
-    worker = spawn(process.execPath, [mainJs, '--role=worker'], { env: server.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    worker = spawnServer(['--role=worker'], { env: server.env, stdio: ['ignore', 'pipe', 'pipe'] });
     worker.stdout.on('data', (chunk) => workerOutput.push(chunk.toString()));
     worker.stderr.on('data', (chunk) => workerOutput.push(chunk.toString()));
     const workerExited = new Promise((resolve) => worker.once('exit', resolve));

@@ -6,7 +6,8 @@
 //   before (UPDATE joined to the outcomes): 239 294 314 226 194 171 179 141 113 121 (179/s overall)
 //   after (outcomes as primary-key upserts): 505 986 1075 603 643 850 722 683 1029 987 (760/s overall)
 import { startServer } from './lib/server.mjs';
-import { check, createMailWorkflow, startSink } from './lib/smtp-sink.mjs';
+import { check } from './lib/api.mjs';
+import { createMailWorkflow, startSink } from './lib/smtp-sink.mjs';
 
 // Benchmarks are not turbo tasks, so their variables are not declared in turbo.json.
 const { BENCH_PG_DELIVERY_ROWS } = process.env;

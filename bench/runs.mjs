@@ -2,7 +2,7 @@
 // latency, enqueue-to-RUNNING pickup latency (from the run's own timestamps, both taken by the
 // database clock), and e-mail throughput of one 10,000-row run into a local SMTP sink.
 import { createWorkflow as create, enqueue as enqueueRun, uploadCsv, waitRun } from './lib/api.mjs';
-import { startServer } from './lib/server.mjs';
+import { openBench } from './lib/bench.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
 const TARGETS = { enqueuesPerSecond: 300, pickupP50Ms: 50, emailsPerSecond: 500 };
@@ -17,23 +17,8 @@ const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (iso) => new Date(iso).getTime();
 
-const verdict = (ok) => (ok ? 'ok' : 'MISSED');
-
-const bench = async (store) => {
-    const sink = await startSink();
-    const server = await startServer({ store, env: { ...env, SMTP_URL: sink.url } });
-    if (!server) {
-        await sink.close();
-        return true;
-    }
-
-    let met = true;
-    const report = (what, value, target, ok) => {
-        met &&= ok;
-        console.log(`${store.padEnd(8)} ${what.padEnd(46)} ${value.padStart(16)}   target ${target.padEnd(10)} ${verdict(ok)}`);
-    };
-
-    try {
+const bench = async (store) =>
+    openBench(store, await startSink(), env, [46, 16, 10], async ({ server, sink, report }) => {
         const { token } = await createAccount(server, sink);
         const auth = { authorization: `Bearer ${token}` };
         const createWorkflow = (graph) => create(server, auth, 'bench', graph);
@@ -118,13 +103,7 @@ const bench = async (store) => {
         const perSecond = (EMAIL_ROWS * 1000) / (ms(send.completedAt) - ms(send.startedAt));
         report(`e-mails, one ${EMAIL_ROWS.toLocaleString('en')}-row run (OUTPUT node)`, `${perSecond.toFixed(0)} /s`, `>= ${TARGETS.emailsPerSecond}`, perSecond >= TARGETS.emailsPerSecond);
         report('  whole run, enqueue to SUCCESS', `${((ms(run.completedAt) - ms(run.createdAt)) / 1000).toFixed(1)} s`, '(none)', true);
-    } finally {
-        await server.stop();
-        await sink.close();
-    }
-
-    return met;
-};
+    });
 
 const started = performance.now();
 let allMet = true;

@@ -4,7 +4,7 @@
 import { SMTPServer } from 'smtp-server';
 
 import { createWorkflow, enqueue, mailGraph, sleep, uploadCsv } from './lib/api.mjs';
-import { startServer } from './lib/server.mjs';
+import { openBench } from './lib/bench.mjs';
 import { createAccount } from './lib/smtp-sink.mjs';
 
 const TARGETS = { latencyP50Ms: 100, quietRequestsPerMinute: 4 };
@@ -57,21 +57,8 @@ const startSink = async () => {
     };
 };
 
-const bench = async (store) => {
-    const sink = await startSink();
-    const server = await startServer({ store, env: { ...env, SMTP_URL: sink.url } });
-    if (!server) {
-        await sink.close();
-        return true;
-    }
-
-    let met = true;
-    const report = (what, value, target, ok) => {
-        met &&= ok;
-        console.log(`${store.padEnd(8)} ${what.padEnd(52)} ${value.padStart(14)}   target ${target.padEnd(8)} ${ok ? 'ok' : 'MISSED'}`);
-    };
-
-    try {
+const bench = async (store) =>
+    openBench(store, await startSink(), env, [52, 14, 8], async ({ server, sink, report }) => {
         const auth = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
 
         /** A workflow sending one e-mail to `to`, which the sink holds until released. */
@@ -136,13 +123,7 @@ const bench = async (store) => {
         report('  p90 / max', `${percentile(latencies, 90).toFixed(0)} / ${latencies[latencies.length - 1].toFixed(0)} ms`, '(none)', true);
         report(`requests watching a quiet run (${((Date.now() - quietStarted) / 1000).toFixed(0)} s)`, `${perMinute.toFixed(1)} /min`, `<= ${TARGETS.quietRequestsPerMinute}`, perMinute <= TARGETS.quietRequestsPerMinute);
         sink.release('blocker@hold.test');
-    } finally {
-        await server.stop();
-        await sink.close();
-    }
-
-    return met;
-};
+    });
 
 // `node bench/watch.mjs postgres` measures one store only.
 let ok = true;

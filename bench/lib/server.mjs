@@ -11,6 +11,11 @@ import pg from 'pg';
 
 const root = Path.resolve(Path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const mainJs = Path.join(root, 'apps', 'server', 'dist', 'main.js');
+/** Node's flags as `npm start` and the `flowctl-server` command pass them (see apps/server/src/main.ts). */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=16'];
+
+/** The built server process as an operator starts it, with `args` (e.g. `--role=worker`). */
+export const spawnServer = (args, options) => spawn(process.execPath, [...SERVER_NODE_FLAGS, mainJs, ...args], options);
 
 // Benchmarks are not turbo tasks, so their variables are not declared in turbo.json.
 const { BENCH_DATABASE_URL } = process.env;
@@ -122,7 +127,7 @@ export const startServer = async ({ store = 'embedded', env = {}, dataDir: reuse
     const spawnedAt = performance.now();
     const output = [];
     const launch = () => {
-        const started = spawn(process.execPath, [mainJs, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+        const started = spawnServer(args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
         started.stdout.on('data', (chunk) => output.push(chunk.toString()));
         started.stderr.on('data', (chunk) => output.push(chunk.toString()));
         return { child: started, exited: new Promise((resolve) => started.once('exit', resolve)) };

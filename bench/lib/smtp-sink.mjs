@@ -5,6 +5,7 @@
 // lost and duplicated e-mails, and the rate over a run); reset() forgets them.
 import { SMTPServer } from 'smtp-server';
 
+import { check } from './api.mjs';
 import { jsonRequest } from './server.mjs';
 
 export const startSink = async ({ delayMs = 0, track = false } = {}) => {
@@ -103,15 +104,6 @@ export const createApiToken = async (server, accessToken) => {
         body: JSON.stringify({ name: 'bench' })
     });
     return (await check(res, 201, 'creating an API token')).token;
-};
-
-/** The JSON body of `res`, or an error naming `what` when it did not answer `status`. */
-export const check = async (res, status, what) => {
-    if (res.status !== status) {
-        throw new Error(`${what} answered ${res.status}: ${await res.text()}`);
-    }
-
-    return res.json();
 };
 
 /**
