@@ -9,11 +9,14 @@
 // once more on every line written (io.ts), as a net: it keeps newline, tab and colour (SGR) sequences,
 // which at that point are the CLI's own.
 
-/** Every character a terminal would act on, or that hides or reorders text: in server text, all of them. */
-const SERVER_HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** Characters that hide or reorder text, or that a terminal acts on, beyond C0 controls (a character-class body). */
+const FORMAT = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
 
-/** The net for whole output lines: the same, but the CLI's own newlines, tabs and colours pass. */
-const HIDDEN = /\u001b(?!\[[0-9;]*m)|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** In server text, all of them, and every C0 control. */
+const SERVER_HIDDEN = new RegExp(`[\\u0000-\\u001f${FORMAT}]`, 'g');
+
+/** The net for whole output lines: the same, but the CLI's own newlines, tabs and colours (ESC [ … m) pass. */
+const HIDDEN = new RegExp(`\\u001b(?!\\[[0-9;]*m)|[\\u0000-\\u0008\\u000b-\\u001a\\u001c-\\u001f${FORMAT}]`, 'g');
 
 const shown = (char: string): string => {
     const code = char.codePointAt(0)!;
