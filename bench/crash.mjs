@@ -13,7 +13,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 
 import { createWorkflow, enqueue as enqueueRun, mailGraph, sleep, uploadCsv, waitRun } from './lib/api.mjs';
-import { spawnServer, startServer } from './lib/server.mjs';
+import { startServer, startWorker } from './lib/server.mjs';
 import { createAccount } from './lib/smtp-sink.mjs';
 
 const KILLS = 20;
@@ -65,12 +65,6 @@ const startSink = async (delayMs = 0) => {
         otp: (email) => otps.get(email),
         close: () => new Promise((resolve) => server.close(resolve))
     };
-};
-
-const startWorker = (env) => {
-    const child = spawnServer(['--role=worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    return { child, exited };
 };
 
 const CASES = [

@@ -7,17 +7,12 @@
 // duplicate, which the run must count in `possiblyDuplicated` (flagged).
 
 import { createWorkflow, enqueue, mailGraph, sleep, uploadCsv, waitRun } from './lib/api.mjs';
-import { spawnServer, startServer } from './lib/server.mjs';
+import { startServer, startWorker } from './lib/server.mjs';
 import { createAccount, createApiToken, startSink } from './lib/smtp-sink.mjs';
 
 const KILLS = 20;
 const ROWS = 10_000;
 const DOMAIN = 'interruptions.bench.test';
-
-const startWorker = (env) => {
-    const child = spawnServer(['--role=worker'], { env, stdio: ['ignore', 'ignore', 'ignore'] });
-    return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
-};
 
 const bench = async (store) => {
     const sink = await startSink({ track: true });

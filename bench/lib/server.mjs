@@ -17,6 +17,12 @@ const SERVER_NODE_FLAGS = ['--max-semi-space-size=16'];
 /** The built server process as an operator starts it, with `args` (e.g. `--role=worker`). */
 export const spawnServer = (args, options) => spawn(process.execPath, [...SERVER_NODE_FLAGS, mainJs, ...args], options);
 
+/** A `--role=worker` process on `env` (a server's, to share its database); its output is not kept. */
+export const startWorker = (env) => {
+    const child = spawnServer(['--role=worker'], { env, stdio: 'ignore' });
+    return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
+};
+
 // Benchmarks are not turbo tasks, so their variables are not declared in turbo.json.
 const { BENCH_DATABASE_URL } = process.env;
 
