@@ -42,6 +42,33 @@ until curl -fsS "$FLOWCTL_API_URL/readyz" >/dev/null 2>&1; do
   sleep 1
 done
 
+step "a second server on the same data folder is refused, naming the first"
+if second=$(PORT=0 node apps/server/dist/main.js 2>&1 </dev/null); then
+  fail "a second server started on $FLOWCTL_DATA_DIR"
+fi
+echo "$second" | grep -q "already uses the embedded database in .*(pid [0-9]*, $FLOWCTL_API_URL)" || fail "the second server's refusal does not name the first: $second"
+
+step "nothing but the HTTP port answers: the embedded database is out of reach"
+node --input-type=module -e "
+import Fs from 'node:fs';
+import Net from 'node:net';
+import pg from 'pg';
+// The lock in the data folder names the owner; its sockets are read from /proc as any local user can.
+const owner = await new Promise((resolve, reject) => {
+  let text = '';
+  Net.connect(process.env.FLOWCTL_DATA_DIR + '/server.lock').setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve(JSON.parse(text))).on('error', reject);
+});
+const inodes = new Set(Fs.readdirSync('/proc/' + owner.pid + '/fd').map((fd) => { try { return /socket:\\[(\\d+)\\]/.exec(Fs.readlinkSync('/proc/' + owner.pid + '/fd/' + fd))?.[1]; } catch { return undefined; } }));
+const ports = ['tcp', 'tcp6'].flatMap((t) => Fs.readFileSync('/proc/' + owner.pid + '/net/' + t, 'utf8').trim().split('\\n').slice(1))
+  .map((l) => l.trim().split(/\\s+/)).filter((f) => f[3] === '0A' && inodes.has(f[9])).map((f) => parseInt(f[1].split(':')[1], 16));
+const http = Number(new URL(process.env.FLOWCTL_API_URL).port);
+if (ports.length !== 1 || ports[0] !== http) throw new Error('the server (pid ' + owner.pid + ') listens on ' + ports.join(', ') + ', not only on ' + http);
+const client = new pg.Client({ host: '127.0.0.1', port: http, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
+client.on('error', () => {});
+if (await client.connect().then(() => true, () => false)) throw new Error('PostgreSQL answered on port ' + http);
+console.log('newcomer check: pid', owner.pid, 'listens on port', http, 'alone, and it does not speak PostgreSQL');
+"
+
 step "examples/quickstart.sh"
 EMAIL=newcomer@example.com examples/quickstart.sh </dev/null
 sent=$(grep -l '^Subject: Hello ' "$FLOWCTL_DATA_DIR"/outbox/*.eml | wc -l)

@@ -4,6 +4,7 @@ import Pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Context } from './context.js';
 import { makeDataDirPrivate } from './data-dir.js';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { createMetricsRegistry } from './http/metrics.js';
 import { REDACT_PATHS } from './http/redact.js';
 import { createHttpServer } from './http/server.js';
@@ -11,7 +12,7 @@ import { createMailer } from './mail/mailer.js';
 import { loadSecrets } from './secrets.js';
 import { createServices, type Services } from './services/index.js';
 import { createBlobStore } from './store/blobs.js';
-import { createDb, createPool } from './store/db.js';
+import { type Connect, createDb, createPool } from './store/db.js';
 import { type EmbeddedPostgres, startEmbedded } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
 import { createRunChanges } from './store/run-changes.js';
@@ -43,13 +44,21 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
     await makeDataDirPrivate(config.dataDir);
 
     let embedded: EmbeddedPostgres | null = null;
-    let connectionString = config.databaseUrl;
-    if (!connectionString) {
-        embedded = await startEmbedded(config.dataDir);
-        connectionString = embedded.connectionString;
+    let lock: DataDirLock | null = null;
+    let connect: Connect | null = config.databaseUrl;
+    if (!connect) {
+        lock = await lockDataDir(config.dataDir);
+        try {
+            embedded = await startEmbedded(config.dataDir);
+        } catch (err) {
+            await lock.release();
+            throw err;
+        }
+
+        connect = embedded.connect;
     }
 
-    const pool = createPool(connectionString, embedded ? 1 : 10, {
+    const pool = createPool(connect, embedded ? 1 : 10, {
         sharedSession: embedded !== null,
         connectTimeoutMs: config.databaseConnectTimeoutMs,
         statementTimeoutMs: config.databaseStatementTimeoutMs
@@ -64,6 +73,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
     } catch (err) {
         await pool.end();
         await embedded?.stop();
+        await lock?.release();
         throw err;
     }
 
@@ -96,6 +106,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
             if (server) {
                 await server.start();
                 app.url = `http://${config.host}:${server.info.port}`;
+                lock?.listening(app.url);
                 log.info({ url: app.url, role: config.role, store: embedded ? 'embedded' : 'postgres' }, 'flowctl server listening');
             }
 
@@ -117,6 +128,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
             ctx.mailer.close();
             await pool.end();
             await embedded?.stop();
+            await lock?.release();
         }
     };
 

@@ -1,3 +1,5 @@
+import type { Duplex } from 'node:stream';
+
 import pg from 'pg';
 
 import { storeFailure } from './failures.js';
@@ -50,9 +52,12 @@ export interface PoolOptions {
     statementTimeoutMs?: number;
 }
 
-export const createPool = (connectionString: string, max: number, options: PoolOptions = {}): pg.Pool => {
+/** A PostgreSQL URL, or (embedded) a function that opens a connection in-process. */
+export type Connect = string | (() => Duplex);
+
+export const createPool = (connect: Connect, max: number, options: PoolOptions = {}): pg.Pool => {
     const pool = new pg.Pool({
-        connectionString,
+        ...(typeof connect === 'string' ? { connectionString: connect } : { stream: connect, user: 'postgres', database: 'postgres' }),
         max,
         types,
         idleTimeoutMillis: 0,

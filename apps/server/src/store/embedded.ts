@@ -2,15 +2,19 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import Fs from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import Path from 'node:path';
+import type { Duplex } from 'node:stream';
 
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions, PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 import { removeGroupAndOtherAccess } from '../data-dir.js';
+import { socketPair } from './socket-pair.js';
 
 export interface EmbeddedPostgres {
-    connectionString: string;
+    /** A new connection to the database, for `pg`'s `stream` option. */
+    connect(): Duplex;
     stop(): Promise<void>;
 }
 
@@ -81,15 +85,15 @@ const initialize = async (dir: string): Promise<void> => {
 };
 
 /**
- * PGlite is PostgreSQL in-process. Serving it on loopback lets the same `pg` code (and Agenda's
+ * PGlite is PostgreSQL in-process. Handing `pg` a connection to it lets the same code (and Agenda's
  * Postgres backend) talk to it as to a real server. PGlite is a single session, so callers must use
  * a pool of one connection (created with `sharedSession`, see store/db.ts).
  *
- * Room for two connections: after a database error the pool closes its connection and opens a new
- * one at once. pglite-socket (0.2.x) counts a connection until the `close` of its socket has been
- * handled (a later tick), and both its own check and `net.Server.maxConnections` refuse the new one
- * in the meantime ("Too many connections", seen by `pg` as "Connection terminated unexpectedly").
- * That is theirs; the second place only ever holds a connection that is going away.
+ * The connection is a pair of in-memory streams, not a socket: nothing outside this process can
+ * reach the database. (It was served on a loopback port, where any local user connected as
+ * `postgres` without a password, whatever the data directory's mode.) pglite-socket's handler
+ * speaks the wire protocol on one end; it wants the queue its server shares between connections,
+ * which that package makes but does not export, so a server that never listens lends it.
  */
 export const startEmbedded = async (dataDir: string): Promise<EmbeddedPostgres> => {
     const dir = Path.join(dataDir, 'pg');
@@ -98,13 +102,29 @@ export const startEmbedded = async (dataDir: string): Promise<EmbeddedPostgres> 
     const db = await PGlite.create(dir, { startParams: START_PARAMS });
     // After PGlite has opened (and maybe created) its files: it sets their modes itself.
     await removeGroupAndOtherAccess(dir);
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 2 });
-    await server.start();
+    const { queryQueue } = new PGLiteSocketServer({ db }) as unknown as { queryQueue: PGLiteSocketHandlerOptions['queryQueue'] };
+    const handlers = new Set<PGLiteSocketHandler>();
+    let stopped = false;
 
     return {
-        connectionString: `postgres://postgres@${server.getServerConn()}/postgres`,
+        connect() {
+            const [client, server] = socketPair();
+            if (stopped) {
+                client.destroy(new Error('the embedded database is closed'));
+                return client;
+            }
+
+            const handler = new PGLiteSocketHandler({ queryQueue, closeOnDetach: true });
+            handlers.add(handler);
+            handler.addEventListener('close', () => handlers.delete(handler));
+            handler.addEventListener('error', () => handlers.delete(handler));
+            void handler.attach(server as unknown as Socket);
+            return client;
+        },
         async stop() {
-            await server.stop();
+            stopped = true;
+            await Promise.all([...handlers].map((handler) => handler.detach(true)));
+            handlers.clear();
             await db.close();
         }
     };

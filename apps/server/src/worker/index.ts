@@ -147,6 +147,18 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         }
     };
 
+    /** Upload bytes that no upload owns: the app looks for them at start, this every hour after. */
+    const forgetOrphanUploads = async () => {
+        try {
+            const removed = await deps.sweepOrphanUploads();
+            if (removed > 0) {
+                log.info({ removed }, 'removed upload bytes that no upload owned');
+            }
+        } catch (err) {
+            log.warn({ err: (err as Error).message }, 'could not look for upload bytes that no upload owns');
+        }
+    };
+
     /** Notes of runs that ended without their worker removing them (cancelled or deleted while waiting). */
     const forgetEndedJournals = async () => {
         try {
@@ -214,7 +226,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
 
             await forgetEndedJournals();
             await forgetExpiredRuns();
-            retention = setInterval(forgetExpiredRuns, RETENTION_EVERY_MS);
+            retention = setInterval(() => forgetExpiredRuns().then(forgetOrphanUploads), RETENTION_EVERY_MS);
             retention.unref();
             await agenda.start();
             await sweep();

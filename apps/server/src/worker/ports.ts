@@ -26,6 +26,8 @@ export interface RunDeps {
     readDriveRows(accountId: string, fileId: string, sheet?: string): Promise<Row[]>;
     /** The account's AI settings merged with the server's defaults. */
     aiSettings(accountId: string): Promise<AiEndpoint>;
+    /** Removes upload bytes that no upload owns (an upload that failed half-way); how many went. */
+    sweepOrphanUploads(): Promise<number>;
 }
 
 export interface PortsEnv {
