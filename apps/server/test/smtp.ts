@@ -28,6 +28,13 @@ export interface SmtpSink {
     down(ms: number): Promise<void>;
     /** Waits this long before accepting each message, like a distant relay. */
     delay(ms: number): void;
+    /**
+     * Holds each message from now on once its data arrived, unanswered; resolves once `count` are
+     * held. The client sees a relay that is slow to accept: a worker killed meanwhile never reads the 250.
+     */
+    hold(count: number): Promise<void>;
+    /** Accepts the held messages (whether or not their client is still there) and stops holding. */
+    release(): void;
     /** Messages whose data arrived, whatever the answer. */
     readonly attempts: number;
     /** The most messages that were waiting for their answer at once (see `delay`). */
@@ -46,6 +53,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     let failing: { count: number; code: number } = { count: 0, code: 451 };
     let dropping = 0;
     let delayMs = 0;
+    let holding: { count: number; held: (() => void)[]; reached: () => void } | null = null;
     let attempts = 0;
     let waiting = 0;
     let peakWaiting = 0;
@@ -78,7 +86,15 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
                     return;
                 }
 
-                if (failing.count > 0) {
+                if (holding) {
+                    const { held, count, reached } = holding;
+                    await new Promise<void>((resolve) => {
+                        held.push(resolve);
+                        if (held.length === count) {
+                            reached();
+                        }
+                    });
+                } else if (failing.count > 0) {
                     failing.count--;
                     return callback(refuse('try again later', failing.code));
                 }
@@ -139,6 +155,17 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         },
         delay(ms) {
             delayMs = ms;
+        },
+        hold: (count) =>
+            new Promise<void>((reached) => {
+                holding = { count, held: [], reached };
+            }),
+        release() {
+            const held = holding?.held ?? [];
+            holding = null;
+            for (const accept of held) {
+                accept();
+            }
         },
         get attempts() {
             return attempts;

@@ -5,7 +5,7 @@ import Boom from '@hapi/boom';
 import type { Context } from '../context.js';
 import { newId } from '../ids.js';
 import { encrypt } from '../secrets.js';
-import { retryableDeliveries } from '../store/deliveries.js';
+import { retryableDeliveries, unknownDeliveries } from '../store/deliveries.js';
 import { retrySource } from '../store/interruptions.js';
 import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
 import * as Store from '../store/runs.js';
@@ -106,6 +106,12 @@ export interface RunsService {
 
 const runNotFound = (runId: string) => Boom.notFound(`Run '${runId}' not found`);
 const workflowNotFound = (workflowId: string) => Boom.notFound(`Workflow '${workflowId}' not found`);
+
+/** Rows a retry leaves out as they may have arrived: said, or the user would wonder where they went. */
+const unknownNote = (byNode: Map<string, number>): string => {
+    const count = [...byNode.values()].reduce((sum, n) => sum + n, 0);
+    return count === 0 ? '' : `: ${count} ${count === 1 ? 'e-mail whose outcome is unknown is' : 'e-mails whose outcome is unknown are'} not sent again, as a copy may have arrived`;
+};
 
 const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
@@ -311,7 +317,7 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
             // node failed, say), is executed again by its retry: it may have rows never reached.
             const rederive = (await retrySource(db, runId))?.rederive === true;
             if (!rederive && (await retryableDeliveries(db, runId, null, 1)).length === 0) {
-                throw Boom.conflict(`Run '${runId}' has no failed e-mails left to retry (invalid addresses are not retried: fix the data and run the workflow again)`);
+                throw Boom.conflict(`Run '${runId}' has no failed e-mails left to retry${unknownNote(await unknownDeliveries(db, runId, null))} (invalid addresses are not retried: fix the data and run the workflow again)`);
             }
 
             const retryId = newId('run');

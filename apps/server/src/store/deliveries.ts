@@ -125,10 +125,19 @@ export interface RetryRow {
     origin_run_id: string;
 }
 
+// An element's outcome is unknown once a copy of it went out and no answer was read: it was left
+// SENDING (its worker died), or it was sent again (`resent`: a second copy after a crash, or after a
+// copy that went unanswered), whatever that later copy's answer. A refusal of the second copy says
+// nothing of the first, which may have arrived. Only the run that sent the first copy may send it
+// again, under the same Message-ID (a receiver that deduplicates drops it); a retry is another run,
+// with its own Message-IDs, so it never sends such an element. `$2`, a retry run resumed after a
+// crash, is that run for its own copies.
+const UNKNOWN = `s.run_id IS DISTINCT FROM $2 AND (s.status = 'SENDING' OR s.resent)`;
+
 /**
- * Rows that failed in run `runId` and that no run of the same origin has sent, or may have sent,
- * since: what a retry of it sends. Rows whose outcome is unknown are left out, as they may have
- * arrived, except those of `retryRunId` itself (a retry run resumed after a crash sends them again).
+ * Rows that failed in run `runId` and that no run of the same origin has sent, or may have sent:
+ * what a retry of it sends. Rows whose outcome is unknown are left out, as they may have arrived,
+ * except those of `retryRunId` itself (a retry run resumed after a crash sends them again).
  */
 export const retryableDeliveries = (db: Queryable, runId: string, retryRunId: string | null, limit: number | null = null): Promise<RetryRow[]> =>
     prepared<RetryRow>(
@@ -139,8 +148,30 @@ export const retryableDeliveries = (db: Queryable, runId: string, retryRunId: st
            AND NOT EXISTS (
                SELECT 1 FROM deliveries s
                WHERE s.origin_run_id = f.origin_run_id AND s.node_id = f.node_id AND s.element_index = f.element_index
-                 AND (s.status = 'SENT' OR (s.status = 'SENDING' AND s.run_id IS DISTINCT FROM $2)))
+                 AND (s.status = 'SENT' OR (${UNKNOWN})))
          ORDER BY f.node_id, f.element_index
          LIMIT $3`,
         [runId, retryRunId, limit]
     );
+
+/**
+ * Per node, the rows of run `runId` that a retry of it leaves out because their outcome is unknown
+ * (see UNKNOWN) and no run of the same origin has sent them since: how many may have arrived.
+ */
+export const unknownDeliveries = async (db: Queryable, runId: string, retryRunId: string | null): Promise<Map<string, number>> => {
+    const rows = await prepared<{ node_id: string; unknown: number }>(
+        db,
+        'flowctl_deliveries_unknown',
+        `SELECT f.node_id, count(*)::int AS unknown FROM deliveries f
+         WHERE f.run_id = $1 AND f.status IN ('SENDING', 'FAILED')
+           AND EXISTS (
+               SELECT 1 FROM deliveries s
+               WHERE s.origin_run_id = f.origin_run_id AND s.node_id = f.node_id AND s.element_index = f.element_index AND ${UNKNOWN})
+           AND NOT EXISTS (
+               SELECT 1 FROM deliveries s
+               WHERE s.origin_run_id = f.origin_run_id AND s.node_id = f.node_id AND s.element_index = f.element_index AND s.status = 'SENT')
+         GROUP BY f.node_id`,
+        [runId, retryRunId]
+    );
+    return new Map(rows.map((row) => [row.node_id, row.unknown]));
+};

@@ -91,6 +91,8 @@ export interface ChainDelivery {
     status: 'SENT' | 'FAILED' | 'SENDING';
     /** Written by the run asking (an earlier attempt of it), not by another run of the chain. */
     own: boolean;
+    /** A copy went out after one whose outcome is unknown: even FAILED, the element may have arrived. */
+    resent: boolean;
 }
 
 /**
@@ -101,7 +103,7 @@ export const chainDeliveries = (db: Queryable, originRunId: string, runId: strin
     prepared<ChainDelivery>(
         db,
         'flowctl_interruptions_chainDeliveries',
-        `SELECT element_index, status, run_id = $2 AS own FROM deliveries
+        `SELECT element_index, status, run_id = $2 AS own, resent FROM deliveries
          WHERE origin_run_id = $1 AND node_id = $3`,
         [originRunId, runId, nodeId]
     );

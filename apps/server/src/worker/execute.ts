@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 
 import type { Mailer } from '../mail/mailer.js';
 import type { Db } from '../store/db.js';
-import { deliveryCounts, retryableDeliveries } from '../store/deliveries.js';
+import { deliveryCounts, retryableDeliveries, unknownDeliveries } from '../store/deliveries.js';
 import { noteProgress, retrySource, sendingDeliveries, sentByNode, settleSending, startAttempt } from '../store/interruptions.js';
 import { WEBHOOK_JOB } from '../store/queue.js';
 import { type ClaimedRunRow, type Finish, type Finished, handBackRun, loadNodeStates, type NodeRow, saveNodeStates } from '../store/runs.js';
@@ -233,6 +233,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
     }
 
     const retryRows = run.retry_of && !rederived ? await retryableDeliveries(env.db, run.retry_of, run.id) : null;
+    const leftOut = run.retry_of && !rederived ? await unknownDeliveries(env.db, run.retry_of, run.id) : new Map<string, number>();
     let resume: NodeState[] | undefined = resumed ? toNodeStates(await loadNodeStates(env.db, run.id), nodeTypes(graph)) : undefined;
     if (rederived && !resumed && run.retry_of) {
         // What the retried run computed and kept is reused; its OUTPUT nodes run again.
@@ -368,7 +369,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
                 }
             }
         };
-        const execution = retryRows ? resendFailed(graph, retryRows, options) : executeRun(graph, options);
+        const execution = retryRows ? resendFailed(graph, retryRows, leftOut, options) : executeRun(graph, options);
         // A stalled execution may never settle: the watchdog ends the run without it.
         outcome = await Promise.race([execution, stall]);
     } catch (err) {
@@ -423,6 +424,16 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
         status: outcome.status,
         result,
         error: runError(outcome),
-        nodes: await writer.finalRows(outcome.nodes)
+        nodes: await writer.finalRows(rederived ? withUnknownOutcomes(outcome.nodes, ports.unknownOutcomes()) : outcome.nodes)
     };
 };
+
+/**
+ * A retry that executed the graph again: each OUTPUT node's output says how many rows it left out
+ * because another run of the chain sent a copy with an unknown outcome (see resendFailed's).
+ */
+const withUnknownOutcomes = (nodes: NodeState[], unknown: Map<string, number>): NodeState[] =>
+    nodes.map((state) => {
+        const count = unknown.get(state.nodeId);
+        return count && state.type === 'OUTPUT' && state.output ? { ...state, output: { ...state.output, unknownOutcome: count } } : state;
+    });

@@ -77,9 +77,11 @@ export interface PortsRun {
 
 /**
  * An element as an earlier attempt left it: recorded SENT or FAILED; or SENDING and, by that attempt's
- * notes, ACCEPTED, UNSENT, or UNKNOWN (transmitted with no answer read, or no notes here).
+ * notes, ACCEPTED, UNSENT, or UNKNOWN (transmitted with no answer read, or no notes here). For a
+ * retry that executes the graph again, ELSEWHERE: another run of the chain sent it; MAYBE: another
+ * run's copy has an unknown outcome (left SENDING, or sent again and then refused).
  */
-type Earlier = 'SENT' | 'FAILED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN' | 'ELSEWHERE';
+type Earlier = 'SENT' | 'FAILED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN' | 'ELSEWHERE' | 'MAYBE';
 
 const isNotFound = (err: unknown): boolean => (err as { output?: { statusCode?: number } })?.output?.statusCode === 404;
 
@@ -88,6 +90,8 @@ export interface RunPorts extends Ports {
     settle(): Promise<void>;
     /** E-mails this attempt sent again after a copy went out unanswered. */
     resends(): number;
+    /** Per node, elements not sent because another run of the chain sent a copy with an unknown outcome. */
+    unknownOutcomes(): Map<string, number>;
 }
 
 /**
@@ -101,6 +105,7 @@ export interface RunPorts extends Ports {
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const states = new Map<string, Promise<Map<number, Earlier>>>();
     const sent = new Map<string, number>();
+    const unknown = new Map<string, number>();
     let resends = 0;
     const log = new DeliveryLog(
         (outcomes, intents) =>
@@ -176,18 +181,27 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     };
 
     /**
-     * For a retry of a given-up run: this run's own records as in earlierFor, and ELSEWHERE for what
-     * another run of the chain sent or may have sent. Failures and elements never reached are sent.
+     * For a retry that executes the graph again: this run's own records as in earlierFor, ELSEWHERE
+     * for what another run of the chain sent, and MAYBE for what it may have sent. Failures and
+     * elements never reached are sent.
      */
     const chainFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
         const earlier = run.resumed ? await earlierFor(nodeId) : new Map<number, Earlier>();
         for (const row of await chainDeliveries(env.db, run.originRunId, run.id, nodeId)) {
-            // Another run's SENDING rows were settled from its notes when it ended: what is left may have arrived.
-            if (row.own || row.status === 'FAILED' || earlier.get(row.element_index) === 'SENT') {
+            const index = row.element_index;
+            if (row.own || earlier.get(index) === 'SENT' || earlier.get(index) === 'ELSEWHERE') {
                 continue;
             }
 
-            earlier.set(row.element_index, 'ELSEWHERE');
+            if (row.status === 'SENT') {
+                earlier.set(index, 'ELSEWHERE');
+            } else if (row.status === 'SENDING' || row.resent) {
+                // Another run's SENDING rows were settled from its notes when it ended: what is left
+                // may have arrived. So may a row that run sent again after such a copy, even if the
+                // server refused the second copy: sent from here, under this run's Message-ID, no
+                // receiver could tell it from a new e-mail.
+                earlier.set(index, 'MAYBE');
+            }
         }
 
         return earlier;
@@ -291,6 +305,11 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 return false;
             }
 
+            if (earlier === 'MAYBE') {
+                unknown.set(key.nodeId, (unknown.get(key.nodeId) ?? 0) + 1);
+                return false;
+            }
+
             if (earlier === 'SENT') {
                 count(key.nodeId);
                 return;
@@ -381,6 +400,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             await log.settle();
         },
 
-        resends: () => resends
+        resends: () => resends,
+
+        unknownOutcomes: () => unknown
     };
 };

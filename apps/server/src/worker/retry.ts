@@ -7,10 +7,12 @@ const LISTED_FAILURES = 10;
 /**
  * A retry run (POST …/runs/{runId}/retry): instead of executing the graph again, it sends the e-mails
  * that failed in the retried run, exactly as they were rendered then, under the same element indexes.
- * Its OUTPUT nodes report what they sent; every other node is SKIPPED. Same contract as executeRun,
- * so the worker treats it like any run (leases, cancel, hand-back, watchdog, delivery records).
+ * Its OUTPUT nodes report what they sent, and as `unknownOutcome` how many rows they left out because
+ * a copy with an unknown outcome may have arrived (`unknown`, by node); every other node is SKIPPED. Same
+ * contract as executeRun, so the worker treats it like any run (leases, cancel, hand-back, watchdog,
+ * delivery records).
  */
-export const resendFailed = async (graph: Graph, rows: RetryRow[], options: ExecuteOptions): Promise<RunOutcome> => {
+export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<string, number>, options: ExecuteOptions): Promise<RunOutcome> => {
     const { ports, signal } = options;
     const notify = async (state: NodeState) => options.hooks?.onNodeChange?.({ ...state });
     const byNode = new Map<string, RetryRow[]>();
@@ -19,6 +21,7 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], options: Exec
     }
 
     const result = { totalRows: 0, filteredOut: 0, emailsSent: 0 };
+    const leftOut = (nodeId: string) => (unknown.has(nodeId) ? { unknownOutcome: unknown.get(nodeId) } : {});
     const states: NodeState[] = graph.nodes.map((node) => ({
         nodeId: node.id,
         type: node.type,
@@ -26,7 +29,8 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], options: Exec
         error: null,
         startedAt: null,
         completedAt: null,
-        output: null
+        // A node with nothing to send says so when it left rows out: the user would look for them.
+        output: !byNode.has(node.id) && unknown.has(node.id) ? { emailsSent: 0, ...leftOut(node.id) } : null
     }));
     let cancelled = false;
     for (const state of states) {
@@ -72,7 +76,7 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], options: Exec
             : failures.length > 0
               ? `${failures.length} of ${items.length} retried e-mails failed again: ${failures.slice(0, LISTED_FAILURES).join('; ')}${failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : ''}`
               : null;
-        Object.assign(state, { status: error ? 'FAILED' : 'SUCCESS', error, completedAt: new Date(), output: { emailsSent: sent } });
+        Object.assign(state, { status: error ? 'FAILED' : 'SUCCESS', error, completedAt: new Date(), output: { emailsSent: sent, ...leftOut(state.nodeId) } });
         await notify(state);
     }
 

@@ -579,7 +579,9 @@ export interface paths {
          *
          *     Any other finished run (it failed or was cancelled at its OUTPUT nodes): the retry sends again, exactly as they were rendered, the e-mails the mail server refused in it and that no retry has delivered since; nothing else is executed. Rows with an invalid address are not retried.
          *
-         *     Either way nobody who got an e-mail gets it twice. 409 when the run has not ended, or is of the second kind with no such e-mail (a run that succeeded, say).
+         *     Either way a row whose outcome is unknown is not sent: left under way by a worker that died, or sent again after such a copy (counted in possiblyDuplicated), even if the server refused the later copy, since the first may have arrived and the retry's own Message-ID would not let a receiver drop it. Each OUTPUT node's output counts such rows as unknownOutcome.
+         *
+         *     So nobody who got an e-mail gets it twice. 409 when the run has not ended, or is of the second kind with no such e-mail (a run that succeeded, say); its message says how many rows were left out as their outcome is unknown.
          */
         post: operations["postWorkflowsRunsByRunIdRetry"];
         delete?: never;

@@ -1,0 +1,158 @@
+import Fs from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { type Child, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
+import { createAccount } from './fixtures.js';
+import { createTestStore, startTestServer, store } from './harness.js';
+import { newsletter, type NodeJson, type RunJson, runsApi, TERMINAL } from './run-fixtures.js';
+
+// Issue 26: a worker SIGKILLed while its relay has e-mails it has not answered yet; the relay then
+// accepts them, and answers 451 to everything while the worker restarts, so the resumed run sends
+// those e-mails again (their outcome unknown), is refused, and ends FAILED with possiblyDuplicated.
+// The relay recovers and the run is retried: the e-mails whose first copy arrived must not go out
+// again under the retry's own Message-ID, which no receiver can recognise as a duplicate.
+
+const ROWS = 200;
+const CONNECTIONS = 8;
+/** About where the worker dies: e-mails accepted before it. */
+const KILL_AFTER = 40;
+/** The issue's settings, with short waits between tries so that 160 refused rows fail quickly. */
+const WORKER_ENV = { SMTP_CONNECTIONS: String(CONNECTIONS), SMTP_RETRY_FOR_MS: '3000', SMTP_RETRY_ATTEMPTS: '2', SMTP_RETRY_DELAY_MS: '10' };
+
+type Run = RunJson & { result: { possiblyDuplicated?: number }; retryOf?: string };
+
+interface Client {
+    enqueue(workflowId: string): Promise<string>;
+    get(runId: string): Promise<Run>;
+    retry(runId: string): Promise<{ status: number; json: Run & { message?: string } }>;
+}
+
+/** The newsletter, plus (`after`) a node that runs once the e-mails are sent: skipped when they fail. */
+const graphOf = (uploadId: string, after: boolean) => {
+    const graph = newsletter(uploadId, 'age > 0');
+    if (after) {
+        graph.nodes.push({ id: 'after', type: 'FILTER', data: { source: '{{people.rows}}', expr: 'age > 30' } } as (typeof graph.nodes)[number]);
+        graph.edges.push({ source: 'send', target: 'after' });
+    }
+
+    return graph;
+};
+
+const messageId = (raw: string): string => /^Message-ID:\s*(.*)$/im.exec(raw)?.[1]?.trim() ?? '';
+
+const send = (run: RunJson): NodeJson => run.nodes.find((node) => node.nodeId === 'send') as NodeJson;
+
+/**
+ * `rederive`: the run stops before a node other than OUTPUT succeeds, so its retry executes the
+ * graph again (store/interruptions.ts retrySource); otherwise its retry sends the refused e-mails.
+ */
+const killRefuseRetry = async (rederive: boolean) => {
+    expect(Fs.existsSync(MAIN), `${MAIN} is missing: build the server first (npm run build)`).toBe(true);
+    const testStore = await createTestStore();
+    // Embedded: the database belongs to one process, the worker's, which serves the API too.
+    const api = await startTestServer({ testStore, config: store === 'postgres' ? { role: 'api' as const } : {} });
+    const relay = api.smtp;
+    const children: Child[] = [];
+    try {
+        const account = await createAccount(api);
+        const local = runsApi(api, account);
+        const recipients = Array.from({ length: ROWS }, (_, i) => `person${i}@unknown.example.test`);
+        const csv = ['name,email,age,city', ...recipients.map((email, i) => `P${i},${email},${30 + i},Porto`)].join('\n');
+        const workflowId = await local.workflow(graphOf(await local.upload(csv), rederive));
+        if (store === 'embedded') {
+            await api.app.stop();
+        }
+
+        let client: Client = {
+            enqueue: local.enqueue,
+            get: local.get,
+            retry: async (runId) => {
+                const res = await local.call('POST', `/api/workflows/runs/${runId}/retry`);
+                return { status: res.statusCode, json: res.json };
+            }
+        };
+        const startWorker = async () => {
+            const child = await startChild(store === 'embedded' ? 'all' : 'worker', testStore, relay.url, WORKER_ENV);
+            children.push(child);
+            if (store === 'embedded') {
+                const r = remote(child.url!, account);
+                client = { enqueue: r.enqueue, get: r.get, retry: (runId) => r.call('POST', `/api/workflows/runs/${runId}/retry`) };
+            }
+        };
+        const ended = async (runId: string) => {
+            const deadline = Date.now() + 60_000;
+            for (;;) {
+                const run = await client.get(runId);
+                if (TERMINAL.includes(run.status)) {
+                    return run;
+                }
+
+                if (Date.now() > deadline) {
+                    throw new Error(`run ${runId} is still ${run.status}:\n${children.flatMap((c) => c.output).join('')}`);
+                }
+
+                await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+        };
+
+        // A relay that takes 30 ms per message.
+        relay.delay(30);
+        await startWorker();
+        const runId = await client.enqueue(workflowId);
+        await relay.waitFor(KILL_AFTER, 60_000);
+        // Every connection has handed the relay an e-mail it has not answered: the worker dies then.
+        await relay.hold(CONNECTIONS);
+        await stopChild(children.at(-1)!, 'SIGKILL');
+        const beforeKill = relay.messages.length;
+        relay.release();
+        await relay.waitFor(beforeKill + CONNECTIONS);
+
+        // While the worker restarts, the relay refuses everything for a while.
+        relay.failNext(Number.POSITIVE_INFINITY, 451);
+        await startWorker();
+        const failed = await ended(runId);
+        expect(failed.status).toBe('FAILED');
+        expect(failed.result.possiblyDuplicated).toBe(CONNECTIONS);
+        expect(failed.result.emailsSent).toBe(beforeKill);
+        expect(relay.messages).toHaveLength(beforeKill + CONNECTIONS);
+
+        // The relay recovers; the run is retried.
+        relay.failNext(0);
+        const res = await client.retry(runId);
+        expect(res.status, JSON.stringify(res.json)).toBe(202);
+        const retried = await ended(res.json.runId);
+        expect(retried).toMatchObject({ status: 'SUCCESS', retryOf: runId, error: null });
+
+        // Every recipient has exactly one copy: the first copies of the unknown e-mails did arrive.
+        const copies = new Map<string, number>();
+        for (const message of relay.messages) {
+            const to = message.to[0] ?? '';
+            copies.set(to, (copies.get(to) ?? 0) + 1);
+        }
+
+        expect([...copies].filter(([, n]) => n !== 1)).toEqual([]);
+        expect(new Set(copies.keys())).toEqual(new Set(recipients));
+        const fromRetry = relay.messages.filter((m) => messageId(m.raw).startsWith(`<${retried.runId}.`));
+        expect(fromRetry).toHaveLength(ROWS - beforeKill - CONNECTIONS);
+        expect(retried.result.emailsSent).toBe(fromRetry.length);
+        // The retry says what it left out, and why.
+        expect(send(retried).output).toMatchObject({ emailsSent: fromRetry.length, unknownOutcome: CONNECTIONS });
+
+        if (!rederive) {
+            const again = await client.retry(runId);
+            expect(again.status).toBe(409);
+            expect(again.json.message).toBe(
+                `Run '${runId}' has no failed e-mails left to retry: ${CONNECTIONS} e-mails whose outcome is unknown are not sent again, as a copy may have arrived (invalid addresses are not retried: fix the data and run the workflow again)`
+            );
+        }
+    } finally {
+        await closeChildren(children, api, testStore);
+    }
+};
+
+describe('runs: a retry after a crash whose unanswered e-mails were then refused', { timeout: 180_000 }, () => {
+    it('does not send again the e-mails whose first copy may have arrived, and says how many it left out', () => killRefuseRetry(false));
+
+    it('does not send them either when the retry executes the graph again', () => killRefuseRetry(true));
+});
