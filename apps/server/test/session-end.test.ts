@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccountsService } from '../src/services/accounts.js';
+import { revokeAccountRefreshTokens } from '../src/store/accounts.js';
+import { insertApiToken } from '../src/store/api-tokens.js';
 import { startTestServer, store, type TestServer } from './harness.js';
 import { bearer, resetCodeFor, type SignedUp, signUp } from './sign-up.js';
 
@@ -57,7 +59,7 @@ describe('an ended session ends its access tokens at once', () => {
         const { email, password, accessToken, refreshToken }: SignedUp = await signUp(t);
         const other = await login(email, password);
         const changed = await t.request({ method: 'POST', url: '/api/auth/password', headers: bearer(accessToken), payload: { newPassword: 'a changed password, long enough' } });
-        expect(changed.statusCode, changed.payload).toBe(204);
+        expect(changed.statusCode, changed.payload).toBe(200);
 
         await expectEnded(t, other.json.accessToken);
         const stale = await t.request({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken: other.json.refreshToken } });
@@ -66,6 +68,60 @@ describe('an ended session ends its access tokens at once', () => {
         const kept = await t.request({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken } });
         expect(kept.statusCode, kept.payload).toBe(200);
         expect((await login(email, 'a changed password, long enough')).statusCode).toBe(200);
+    });
+
+    it('after a password change: the API tokens made by the sessions it ends are revoked; the answer lists those and the ones left', async () => {
+        const { email, password, accessToken }: SignedUp = await signUp(t);
+        const thief = await login(email, password);
+        const earlier = await login(email, password);
+        const mint = async (session: string, name: string) => {
+            const res = await t.request({ method: 'POST', url: '/api/account/tokens', headers: bearer(session), payload: { name } });
+            expect(res.statusCode, res.payload).toBe(201);
+            return res.json as { id: string; token: string };
+        };
+        const mine = await mint(accessToken, 'mine');
+        const stolen = await mint(thief.json.accessToken, 'stolen');
+        // Made by a session that had ended before the change: not one the change ends, so it stays, listed.
+        const older = await mint(earlier.json.accessToken, 'older');
+        expect((await t.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: earlier.json.refreshToken } })).statusCode).toBe(204);
+
+        const changed = await t.request({ method: 'POST', url: '/api/auth/password', headers: bearer(accessToken), payload: { newPassword: 'changed after a theft, long enough' } });
+        expect(changed.statusCode < 300, changed.payload).toBe(true);
+        expect((await me(stolen.token)).statusCode).toBe(401);
+        expect((await me(mine.token)).statusCode).toBe(200);
+        expect((await me(older.token)).statusCode).toBe(200);
+
+        expect(changed.statusCode).toBe(200);
+        expect(changed.json.revokedApiTokens.map((v: { id: string }) => v.id)).toEqual([stolen.id]);
+        expect(changed.json.apiTokens.map((v: { id: string }) => v.id).sort()).toEqual([mine.id, older.id].sort());
+        expect(changed.json.apiTokens[0]).not.toHaveProperty('token');
+    });
+
+    it('after a password change: a token made before the server recorded its session (migration 016) stays, listed', async () => {
+        const { email, password, accessToken } = await signUp(t);
+        const other = await login(email, password);
+        const made = await t.request({ method: 'POST', url: '/api/account/tokens', headers: bearer(other.json.accessToken), payload: { name: 'from an older version' } });
+        expect(made.statusCode, made.payload).toBe(201);
+        await t.app.ctx.db.query('UPDATE api_tokens SET session_id = NULL WHERE id = $1', [made.json.id]);
+
+        const changed = await t.request({ method: 'POST', url: '/api/auth/password', headers: bearer(accessToken), payload: { newPassword: 'changed once more, long enough' } });
+        expect(changed.statusCode, changed.payload).toBe(200);
+        expect(changed.json).toMatchObject({ revokedApiTokens: [], apiTokens: [{ id: made.json.id, name: 'from an older version' }] });
+        expect((await me(made.json.token)).statusCode).toBe(200);
+    });
+
+    it('a token cannot be made by a session that has ended, even one whose access token was already checked', async () => {
+        const { email, password } = await signUp(t);
+        const other = await login(email, password);
+        const sid = JSON.parse(Buffer.from(other.json.accessToken.split('.')[1], 'base64url').toString()).sid as string;
+        const accountId = (await me(other.json.accessToken)).json.id as string;
+        expect((await t.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: other.json.refreshToken } })).statusCode).toBe(204);
+
+        // The request passed the session check, then a password change ended the session before the insert.
+        await expect(t.app.services.apiTokens.create(accountId, { name: 'late', sessionId: sid })).rejects.toMatchObject({
+            output: { statusCode: 401, payload: { message: expect.stringMatching(/session has ended/) } }
+        });
+        expect((await t.app.ctx.db.query('SELECT 1 FROM api_tokens WHERE account_id = $1', [accountId])).length).toBe(0);
     });
 
     it('after log-out: that session only', async () => {
@@ -154,6 +210,58 @@ if (store === 'postgres') {
             } finally {
                 await two.close();
                 await one.close();
+            }
+        });
+
+        // A token being made while a password change ends its session: whichever statement comes
+        // first, the token does not outlive the change (the insert holds the session row FOR SHARE).
+        it('a token inserted while a password change ends its session is revoked by the change', async () => {
+            const t = await startTestServer();
+            try {
+                const { email, password, accessToken } = await signUp(t);
+                const other = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+                const sidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
+                const accountId = (await t.request({ method: 'GET', url: '/api/auth/me', headers: bearer(accessToken) })).json.id as string;
+                const newToken = (id: string) => ({ id, accountId, sessionId: sidOf(other.json.accessToken), name: id, tokenHash: id, prefix: 'flc_', expiresAt: null });
+
+                // The insert first, its transaction still open: the change waits for it, then revokes the token.
+                let release!: () => void;
+                const held = new Promise<void>((resolve) => {
+                    release = resolve;
+                });
+                let inserted!: () => void;
+                const insertDone = new Promise<void>((resolve) => {
+                    inserted = resolve;
+                });
+                const insert = t.app.ctx.db.tx(async (tx) => {
+                    expect(await insertApiToken(tx, newToken('tok_first'), new Date(), 50)).not.toBeNull();
+                    inserted();
+                    await held;
+                });
+                await insertDone;
+                const change = t.app.services.accounts.setPassword(accountId, { newPassword: 'changed during an insert', sessionId: sidOf(accessToken), signedInAt: new Date() });
+                await new Promise((resolve) => setTimeout(resolve, 300));
+                release();
+                await insert;
+                expect((await change).revokedApiTokens.map((v) => v.id)).toEqual(['tok_first']);
+
+                // The change first, its transaction still open: the insert waits, then finds the session ended.
+                const third = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'changed during an insert' } });
+                const late = { ...newToken('tok_second'), sessionId: sidOf(third.json.accessToken) };
+                let ended!: () => void;
+                const endedDone = new Promise<void>((resolve) => {
+                    ended = resolve;
+                });
+                let pending: Promise<unknown> = Promise.resolve();
+                await t.app.ctx.db.tx(async (tx) => {
+                    await revokeAccountRefreshTokens(tx, accountId, new Date(), sidOf(accessToken));
+                    pending = insertApiToken(t.app.ctx.db, late, new Date(), 50).finally(ended);
+                    await new Promise((resolve) => setTimeout(resolve, 300));
+                    expect(await Promise.race([endedDone.then(() => 'done'), Promise.resolve('waiting')])).toBe('waiting');
+                });
+                expect(await pending).toBeNull();
+            } finally {
+                await t.close();
             }
         });
     });

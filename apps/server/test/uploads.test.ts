@@ -137,6 +137,58 @@ describe('uploads', () => {
         expect(res.json.filename).toBe('Données 📊.csv');
     });
 
+    // Issue 26: a name is shown in lists and messages, where an escape sequence or a bidi override would
+    // forge or reorder text. Refused as workflow names are, rather than stripped: stripping ESC left
+    // `a[2J<U+202E>exe.csv` stored, whose override still showed `a[2Jvsc.exe`.
+    it.each([
+        ['ESC and a right-to-left override', 'a\u001b[2J\u202Eexe.csv', 'U+001B'],
+        ['a right-to-left override', 'invoice\u202Egpj.csv', 'U+202E'],
+        ['a bidi isolate', 'a\u2066b\u2069.csv', 'U+2066'],
+        ['a zero-width space', 'zero\u200Bwidth.csv', 'U+200B'],
+        ['a C1 control (CSI)', 'c1\u009B2J.csv', 'U+009B'],
+        ['a bell', 'bell\u0007.csv', 'U+0007'],
+        ['a tab', 'tab\t.csv', 'U+0009'],
+        ['a line separator', 'two\u2028lines.csv', 'U+2028']
+    ])('refuses a file name with %s, naming the field and the character; keeps nothing', async (_what, filename, code) => {
+        const res = await rejected('a\n1\n', { filename });
+        expect(res.status).toBe(400);
+        expect(res.json.message).toContain("'filename'");
+        expect(res.json.message).toContain(code);
+        expect(res.json.message).toMatch(/rename the file/);
+    });
+
+    it('refuses the same characters in an RFC 5987 filename*', async () => {
+        const body = `--XyZ\r\nContent-Disposition: form-data; name="file"; filename="plain.csv"; filename*=UTF-8''a%1B%5B2J%E2%80%AEexe.csv\r\n\r\na,b\n1,2\n\r\n--XyZ--\r\n`;
+        const res = await t.request({
+            method: 'POST',
+            url: '/api/uploads',
+            headers: { ...account.headers, 'content-type': 'multipart/form-data; boundary=XyZ' },
+            payload: body
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json.message).toMatch(/'filename'.*U\+001B/);
+    });
+
+    it('keeps joiners that words and emoji need (ZWNJ, ZWJ, variation selectors)', async () => {
+        for (const filename of ['نامه\u200Cها.csv', '👩\u200D💻 ❤\uFE0F.csv']) {
+            const res = await uploadCsv(t, account, 'a\n1\n', { filename });
+            expect(res.status, JSON.stringify(res.json)).toBe(201);
+            expect(res.json.filename).toBe(filename);
+        }
+    });
+
+    it('shows a name stored by an earlier version with such characters visibly, in get and list', async () => {
+        const owner = await createAccount(t);
+        const created = await uploadCsv(t, owner, 'a\n1\n', { filename: 'plain.csv' });
+        // What the earlier version stored for `a<ESC>[2J<U+202E>exe.csv`: ESC removed, the rest kept.
+        await t.app.ctx.db.query('UPDATE uploads SET filename = $2 WHERE id = $1', [created.json.uploadId, 'a[2J\u202Eexe\u0085.csv']);
+
+        const one = await t.request({ method: 'GET', url: `/api/uploads/${created.json.uploadId}`, headers: owner.headers });
+        expect(one.json.filename).toBe('a[2J<U+202E>exe<U+0085>.csv');
+        const list = await t.request({ method: 'GET', url: '/api/uploads', headers: owner.headers });
+        expect(list.json.map((u: { filename: string }) => u.filename)).toEqual(['a[2J<U+202E>exe<U+0085>.csv']);
+    });
+
     it('ignores other form fields beside the file', async () => {
         const res = await uploadCsv(t, account, 'a\n1\n', { extra: { description: 'monthly export' } });
         expect(res.status).toBe(201);

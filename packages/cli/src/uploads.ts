@@ -10,7 +10,9 @@ import type { Flowctl, Upload } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
 import { configDir, readJson, writePrivateJson } from './credentials.js';
+import { CliError, EXIT } from './errors.js';
 import { isNotFound } from './resolve.js';
+import { inline, message } from './visible.js';
 
 type Cache = Record<string, string>;
 
@@ -30,8 +32,27 @@ const PROGRESS_MIN_BYTES = 1 << 20;
 
 const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
 
+/**
+ * The server refuses a file name with a control, bidi or invisible character (it would show as another
+ * name): the fix is here, on this machine, so say which file and what to type next.
+ */
+const refusedName = async (err: unknown, path: string): Promise<never> => {
+    const { BadRequestError } = await import('@flowctl/sdk');
+    if (err instanceof BadRequestError && err.message.includes("'filename'")) {
+        throw new CliError(
+            `cannot upload ${inline(path)}: ${message(err.message)}`,
+            EXIT.usage,
+            'rename the file to plain text (mv -- <file> contacts.csv), then use the new name: flowctl upload <new name>, or the DATA_SOURCE file: of the workflow'
+        );
+    }
+
+    throw err;
+};
+
 /** Uploads `path`, with a progress line on stderr when it is a terminal and the file is big. */
-export const uploadWithProgress = async (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => {
+export const uploadWithProgress = (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => sendFile(ctx, api, path).catch((err: unknown) => refusedName(err, path));
+
+const sendFile = async (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => {
     const size = Fs.statSync(path).size;
     const filename = Path.basename(path);
     if (!ctx.io.stderrTty || size < PROGRESS_MIN_BYTES) {
@@ -46,7 +67,8 @@ export const uploadWithProgress = async (ctx: Ctx, api: Flowctl, path: string): 
             const percent = Math.floor((sent / size) * 100);
             if (percent !== shown) {
                 shown = percent;
-                process.stderr.write(`\r\u001b[2Kuploading ${filename}: ${percent}% of ${megabytes(size)}`);
+                // The local name may hold an escape sequence too: shown, not obeyed.
+                process.stderr.write(`\r\u001b[2Kuploading ${inline(filename)}: ${percent}% of ${megabytes(size)}`);
             }
 
             done(null, chunk);

@@ -263,6 +263,38 @@ graph:
     });
 });
 
+describe('upload file names', () => {
+    // Issue 26: a file name with an escape sequence or a bidi override is refused, and shown visibly
+    // (never obeyed) in the refusal; a name stored so by an earlier version is listed visibly.
+    it('refuses a name with ESC and a right-to-left override, showing both, and says to rename the file', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const dir = Fs.mkdtempSync(Path.join(freshHome(), 'csv-'));
+        const file = Path.join(dir, 'a\u001b[2J\u202Eexe.csv');
+        Fs.writeFileSync(file, 'name\nAda\n');
+
+        const refused = await flowctl(['upload', file], { home });
+        expect(refused.code).toBe(2);
+        expect(refused.stdout + refused.stderr).not.toMatch(/[\u001b\u202e]/);
+        expect(refused.stderr).toContain(`cannot upload ${dir}/a^[[2J<U+202E>exe.csv`);
+        expect(refused.stderr).toMatch(/name 'a<U\+001B>\[2J<U\+202E>exe\.csv' \('filename'.*U\+001B/);
+        expect(refused.stderr).toContain('rename the file to plain text (mv -- <file> contacts.csv), then use the new name: flowctl upload <new name>');
+        expect((await flowctl(['--json', 'uploads', 'list'], { home })).json).toEqual([]);
+    });
+
+    it('lists a name an earlier version stored with a bidi override visibly', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const uploaded = await flowctl(['--json', 'upload', Path.join(EXAMPLES, 'contacts.csv')], { home });
+        await server.app.ctx.db.query('UPDATE uploads SET filename = $2 WHERE id = $1', [uploaded.json.uploadId, 'a[2J\u202Eexe.csv']);
+
+        const listed = await flowctl(['uploads', 'list'], { home });
+        expect(listed.code, listed.stderr).toBe(0);
+        expect(listed.stdout).not.toContain('\u202E');
+        expect(listed.stdout).toContain('a[2J<U+202E>exe.csv');
+    });
+});
+
 describe('apply', () => {
     it('a second apply of unchanged files changes nothing and uploads nothing; an edit is an update; --dry-run writes nothing', async () => {
         const home = freshHome();

@@ -66,8 +66,31 @@ describe('issue 18 in the CLI', () => {
 
         const set = await flowctl(['--json', 'set-password', '--password-stdin'], { home, env, input: 'now a password\n' });
         expect(set.code, set.stderr).toBe(0);
-        expect(set.json).toEqual({ passwordSet: true });
+        expect(set.json).toEqual({ passwordSet: true, revokedApiTokens: [], apiTokens: [] });
         expect((await flowctl(['login', '--email', email, '--password-stdin'], { home, env, input: 'now a password\n' })).code).toBe(0);
+    });
+
+    it('set-password names the API tokens revoked with the other sessions, lists those left, and says how to revoke one', async () => {
+        const env = { FLOWCTL_API_URL: server.url };
+        const home = freshHome();
+        const thief = freshHome();
+        const { email, password } = await signUp(server, home);
+        expect((await flowctl(['login', '--email', email, '--password-stdin'], { home: thief, env, input: `${password}\n` })).code).toBe(0);
+        const stolen = await flowctl(['--json', 'tokens', 'create', '--name', 'made by the thief'], { home: thief });
+        const mine = await flowctl(['--json', 'tokens', 'create', '--name', 'ci'], { home });
+        expect(stolen.code, stolen.stderr).toBe(0);
+        expect(mine.code, mine.stderr).toBe(0);
+
+        const set = await flowctl(['set-password', '--password-stdin'], { home, input: 'a password after the theft\n' });
+        expect(set.code, set.stderr).toBe(0);
+        expect(set.stdout).toContain(`revoked 1 API token made by those sessions: ${stolen.json.id} (made by the thief)`);
+        expect(set.stdout).toMatch(new RegExp(`API tokens still working:\n.*ID +NAME.*\n${mine.json.id} +ci `));
+        expect(set.stdout).toContain('revoke any you do not recognise: flowctl tokens revoke <id>');
+
+        const withStolen = await flowctl(['whoami'], { home: freshHome(), env: { ...env, FLOWCTL_TOKEN: stolen.json.token } });
+        expect(withStolen.code).toBe(3);
+        const withMine = await flowctl(['whoami'], { home: freshHome(), env: { ...env, FLOWCTL_TOKEN: mine.json.token } });
+        expect(withMine.code, withMine.stderr).toBe(0);
     });
 
     it('tokens create gives a token 90 days unless told, and refuses more than 365', async () => {

@@ -25,6 +25,8 @@ export type VerifyEmailParams = RequestJson<'/api/auth/verify-email', 'post'>;
 /** The tokens of a verified sign-up; `passwordSetupRequired` when the account must set a password (`auth.setPassword()`). */
 export type VerifiedTokens = ResponseBody<'/api/auth/verify-email', 'post', 200>;
 export type SetPasswordParams = RequestJson<'/api/auth/password', 'post'>;
+/** What a password change did to personal API tokens: those of the sessions it signed out are revoked (`revokedApiTokens`); `apiTokens` are the ones still working. */
+export type PasswordChange = ResponseBody<'/api/auth/password', 'post', 200>;
 export type ResetPasswordParams = RequestJson<'/api/auth/reset-password', 'post'>;
 export type LoginParams = RequestJson<'/api/auth/login', 'post'>;
 export type Message = ResponseBody<'/api/auth/register', 'post', 201>;

@@ -62,7 +62,8 @@ describe('every resource against a real server', () => {
             expect(wrong).toMatchObject({ status: 401, error: 'Unauthorized', requestId: expect.any(String) });
 
             // A fresh sign-in may set the password.
-            await anonymous.auth.setPassword({ newPassword: 'another horse battery' });
+            // It names the API tokens it revoked with the sessions it ended, and those left: none here.
+            expect(await anonymous.auth.setPassword({ newPassword: 'another horse battery' })).toEqual({ revokedApiTokens: [], apiTokens: [] });
             expect((await anonymous.auth.login({ email, password: 'another horse battery' })).accessToken).toEqual(expect.any(String));
         } finally {
             await anonymous.close();

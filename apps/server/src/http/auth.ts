@@ -3,6 +3,7 @@ import type * as Hapi from '@hapi/hapi';
 import Jwt from '@hapi/jwt';
 
 import type { AccountsService } from '../services/accounts.js';
+import { SESSION_ENDED } from '../services/sessions.js';
 import { ACCESS_TOKEN_TTL_SECONDS, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../services/tokens.js';
 
 declare module '@hapi/hapi' {
@@ -39,9 +40,6 @@ const acceptableClaims = ({ sub, sid, typ, iat, exp }: AccessClaims, nowSec: num
     typeof exp === 'number' &&
     typeof iat === 'number' &&
     iat <= nowSec + TIME_SKEW_SEC;
-
-const SESSION_ENDED =
-    'This session has ended (signed out, its password reset, or its refresh token reused): log in again with POST /api/auth/login';
 
 /**
  * Bearer JWTs (HS256 only: `alg: none` and other algorithms are refused). The signature is checked

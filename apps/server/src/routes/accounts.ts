@@ -7,6 +7,7 @@ import { accountIdOf, sessionIdOf, signedInAtOf } from '../http/auth.js';
 import { usesApiToken } from '../http/api-token-auth.js';
 import { jsonPayload } from '../http/json-payload.js';
 import type { Services } from '../services/index.js';
+import { tokenView } from './tokens.js';
 
 // Sign-in bodies are small; anything bigger is a mistake or an attack.
 const AUTH_PAYLOAD = jsonPayload(16 * 1024);
@@ -71,6 +72,10 @@ const verified = tokens
             )
     })
     .label('VerifiedTokens');
+const passwordChange = Joi.object({
+    revokedApiTokens: Joi.array().items(tokenView).required().description('Personal API tokens created by the sessions this signed out: revoked with them'),
+    apiTokens: Joi.array().items(tokenView).required().description('Every personal API token still working, newest first')
+}).label('PasswordChange');
 const account = Joi.object({
     id: Joi.string().required(),
     email: Joi.string().required(),
@@ -232,22 +237,24 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'account'],
             description: 'Set the account’s password; signs every other session out',
-            notes: 'Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). Every other session is signed out (its access and refresh tokens answer 401); this one stays, and personal API tokens are kept. The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).',
+            notes: [
+                'Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).',
+                'Every other session is signed out (its access and refresh tokens answer 401), and the personal API tokens those sessions created are revoked with them: `revokedApiTokens`. This session stays, with its own tokens. Tokens created by sessions that had already ended, or before the server recorded which session created a token, are kept: `apiTokens` lists every token still working, to revoke any not recognised with DELETE /api/account/tokens/{id}.'
+            ],
             payload: AUTH_PAYLOAD,
             validate: { payload: Joi.object({ newPassword: password, password: Joi.string().max(256).description('The current password, when the sign-in is older than 10 minutes') }) },
-            response: { status: { 204: Joi.any().empty() } },
+            response: { status: { 200: passwordChange } },
             // A wrong current `password` is a password guess like a wrong log-in: it shares log-in's limit.
-            plugins: { rateLimit: { bucket: 'login' }, openapi: { status: 204, errors: [403] } }
+            plugins: { rateLimit: { bucket: 'login' }, openapi: { errors: [403] } }
         },
-        handler: async (request, h) => {
+        handler: (request) => {
             if (usesApiToken(request)) {
                 throw Boom.forbidden('An API token cannot set the password: log in and use the access token');
             }
 
             const input = request.payload as { newPassword: string; password?: string };
             // Not an API token (refused above): the request has a session.
-            await services.accounts.setPassword(accountIdOf(request), { ...input, sessionId: sessionIdOf(request)!, signedInAt: signedInAtOf(request) });
-            return h.response().code(204);
+            return services.accounts.setPassword(accountIdOf(request), { ...input, sessionId: sessionIdOf(request)!, signedInAt: signedInAtOf(request) });
         }
     },
     {

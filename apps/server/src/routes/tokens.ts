@@ -3,14 +3,14 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { usesApiToken } from '../http/api-token-auth.js';
-import { accountIdOf, signedInAtOf } from '../http/auth.js';
+import { accountIdOf, sessionIdOf, signedInAtOf } from '../http/auth.js';
 import { jsonPayload } from '../http/json-payload.js';
 import { DEFAULT_API_TOKEN_DAYS, MAX_API_TOKEN_DAYS, MAX_API_TOKENS } from '../services/api-tokens.js';
 import type { Services } from '../services/index.js';
 
 const timestamp = Joi.string().isoDate();
 
-const tokenView = Joi.object({
+export const tokenView = Joi.object({
     id: Joi.string().required(),
     name: Joi.string().required(),
     prefix: Joi.string().required().description('The first characters of the token, to tell tokens apart'),
@@ -50,7 +50,7 @@ export const tokenRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'account'],
             description: 'Create a personal API token for programs and CI',
-            notes: `The answer carries the token once; only its hash is stored. It is accepted as \`Authorization: Bearer\` wherever an access token is, until it expires (${DEFAULT_API_TOKEN_DAYS} days unless \`expiresInDays\` says otherwise, at most ${MAX_API_TOKEN_DAYS}) or is revoked. Needs an access token from a sign-in of the last 10 minutes, or the password again as \`password\` (403 otherwise); an API token cannot create others (403). At most ${MAX_API_TOKENS} per account (409).`,
+            notes: `The answer carries the token once; only its hash is stored. It is accepted as \`Authorization: Bearer\` wherever an access token is, until it expires (${DEFAULT_API_TOKEN_DAYS} days unless \`expiresInDays\` says otherwise, at most ${MAX_API_TOKEN_DAYS}) or is revoked; a password change that signs out the session creating it revokes it too. Needs an access token from a sign-in of the last 10 minutes, or the password again as \`password\` (403 otherwise); an API token cannot create others (403). At most ${MAX_API_TOKENS} per account (409).`,
             payload: jsonPayload(16 * 1024),
             validate: { payload: tokenInput },
             response: { status: { 201: created } },
@@ -67,7 +67,8 @@ export const tokenRoutes = (services: Services): ServerRoute[] => [
             const accountId = accountIdOf(request);
             // A stolen access token alone must not mint a credential that outlives its session.
             await services.accounts.confirmRecentSignIn(accountId, { signedInAt: signedInAtOf(request), password });
-            return h.response(await services.apiTokens.create(accountId, input)).code(201);
+            // Not an API token (refused above): the request has a session, recorded as the token's maker.
+            return h.response(await services.apiTokens.create(accountId, { ...input, sessionId: sessionIdOf(request)! })).code(201);
         }
     },
     {

@@ -53,7 +53,8 @@ export const uploadRoutes = (ctx: Context, services: Services): ServerRoute[] =>
                 description: 'Upload a CSV file',
                 notes: [
                     "multipart/form-data with the file in a field named 'file'. The file must be UTF-8 with a header row of unique, non-empty column names, and the same number of fields on every row.",
-                    `It is checked while it streams in; on any problem nothing is kept. At most ${formatBytes(limit)}.`
+                    `It is checked while it streams in; on any problem nothing is kept. At most ${formatBytes(limit)}.`,
+                    "The file's name (the part's `filename`, or `filename*`) is kept without any folder path, up to 255 characters. A name with a control character (ESC, CSI, BEL, a line break, tab), a bidi control (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) or another invisible format character (zero-width space, soft hyphen, BOM…) is refused with 400: it would show as another name. ZWNJ and ZWJ are kept. Names stored by earlier versions with such characters are shown with each one written as `<U+202E>`."
                 ],
                 payload: {
                     // Raw and streamed: hapi's own multipart parsing would hold the whole file in memory.

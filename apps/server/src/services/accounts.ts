@@ -2,6 +2,8 @@ import Boom from '@hapi/boom';
 
 import type { Context } from '../context.js';
 import * as Store from '../store/accounts.js';
+import { deleteSessionsApiTokens, listApiTokens } from '../store/api-tokens.js';
+import { type ApiTokenView, toApiTokenView } from './api-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { createPasswordResetService, type PasswordResetService } from './password-reset.js';
 import { createSessions, type Tokens } from './sessions.js';
@@ -30,9 +32,18 @@ export interface AccountsService extends SettingsService, SignUpService, Passwor
     /**
      * Sets a new password for a signed-in account (one that has none after a contested sign-up, or any),
      * and signs every other session out: whoever else knew the old password, or holds a stolen refresh
-     * token, is out. `sessionId` stays signed in.
+     * token, is out. `sessionId` stays signed in. The API tokens those sessions made are revoked with
+     * them (a stolen session's token must not outlive the change); the answer names them and the tokens
+     * that remain, for the owner to check.
      */
-    setPassword(accountId: string, input: { newPassword: string; sessionId: string; signedInAt: Date | null; password?: string }): Promise<void>;
+    setPassword(accountId: string, input: { newPassword: string; sessionId: string; signedInAt: Date | null; password?: string }): Promise<PasswordChange>;
+}
+
+export interface PasswordChange {
+    /** Made by the sessions the change signed out: they no longer work. */
+    revokedApiTokens: ApiTokenView[];
+    /** Every token still working, newest first: this session's, and those of sessions that had already ended. */
+    apiTokens: ApiTokenView[];
 }
 
 export interface AccountsOptions {
@@ -122,11 +133,19 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
             await confirmRecentSignIn(accountId, { signedInAt, password });
             const passwordHash = await hashPassword(newPassword);
             const at = now();
-            const revoked = await db.tx(async (tx) => {
+            const change = await db.tx(async (tx) => {
                 await Store.updatePasswordHash(tx, accountId, passwordHash, at);
-                return Store.revokeAccountRefreshTokens(tx, accountId, at, sessionId);
+                const ended = await Store.revokeAccountRefreshTokens(tx, accountId, at, sessionId);
+                // A statement of its own, after the sessions ended: it sees a token whose insert held
+                // its session while the change waited (store/api-tokens.ts insertApiToken).
+                const revoked = await deleteSessionsApiTokens(tx, accountId, ended.sessions);
+                log.info(
+                    { accountId, revoked: ended.refreshTokens, sessions: ended.sessions.length, apiTokens: revoked.length },
+                    'password set: every other session signed out, with the API tokens they made'
+                );
+                return { revokedApiTokens: revoked.map(toApiTokenView), apiTokens: (await listApiTokens(tx, accountId)).map(toApiTokenView) };
             });
-            log.info({ accountId, revoked }, 'password set: every other session signed out');
+            return change;
         }
     };
 };

@@ -5,6 +5,8 @@ import Boom from '@hapi/boom';
 import type { Context } from '../context.js';
 import { newId } from '../ids.js';
 import * as Store from '../store/api-tokens.js';
+import { liveSession } from '../store/sessions.js';
+import { SESSION_ENDED } from './sessions.js';
 
 /** Every personal API token starts with this, so a person or a secret scanner can tell what it is. */
 export const API_TOKEN_PREFIX = 'flc_';
@@ -30,7 +32,8 @@ export interface CreatedApiToken extends ApiTokenView {
 }
 
 export interface ApiTokensService {
-    create(accountId: string, input: { name: string; expiresInDays?: number }): Promise<CreatedApiToken>;
+    /** `sessionId`: the session creating it; a password change that ends that session revokes the token. */
+    create(accountId: string, input: { name: string; expiresInDays?: number; sessionId: string }): Promise<CreatedApiToken>;
     list(accountId: string): Promise<ApiTokenView[]>;
     revoke(accountId: string, id: string): Promise<void>;
     /** The account a presented token acts for, or null when it is unknown, revoked or expired. */
@@ -40,7 +43,7 @@ export interface ApiTokensService {
 // 256 random bits: a fast hash is enough (nothing to brute-force), and lookups by hash are exact.
 const hashApiToken = (token: string): string => Crypto.createHash('sha256').update(token).digest('hex');
 
-const toView = (row: Store.ApiTokenRow): ApiTokenView => ({
+export const toApiTokenView = (row: Store.ApiTokenRow): ApiTokenView => ({
     id: row.id,
     name: row.name,
     prefix: row.prefix,
@@ -62,6 +65,7 @@ export const createApiTokensService = (ctx: Context, options: { now?: () => Date
                 {
                     id: newId('tok'),
                     accountId,
+                    sessionId: input.sessionId,
                     name: input.name,
                     tokenHash: hashApiToken(token),
                     prefix: token.slice(0, SHOWN_CHARS),
@@ -70,15 +74,20 @@ export const createApiTokensService = (ctx: Context, options: { now?: () => Date
                 at,
                 MAX_API_TOKENS
             );
+            if (!row && !(await liveSession(db, input.sessionId, accountId))) {
+                // Its access token was checked, then the session ended (a password change, a log-out).
+                throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
+            }
+
             if (!row) {
                 throw Boom.conflict(`An account can hold at most ${MAX_API_TOKENS} API tokens: revoke one with DELETE /api/account/tokens/{id} first`);
             }
 
-            return { ...toView(row), token };
+            return { ...toApiTokenView(row), token };
         },
 
         async list(accountId) {
-            return (await Store.listApiTokens(db, accountId)).map(toView);
+            return (await Store.listApiTokens(db, accountId)).map(toApiTokenView);
         },
 
         async revoke(accountId, id) {

@@ -64,10 +64,15 @@ export const createPasswordResetService = (ctx: Context, now: () => Date): Passw
                 }
 
                 await Store.updatePasswordHash(tx, account.id, passwordHash, at);
-                const revoked = await Store.revokeAccountRefreshTokens(tx, account.id, at);
-                // Whoever knew the old password may have made an API token with it.
+                const ended = await Store.revokeAccountRefreshTokens(tx, account.id, at);
+                // Every token, not only those of the sessions this ends: whoever knew the old password may
+                // have made one in a session that has ended since, and tokens made before their session was
+                // recorded (migration 016) have none to go by. A reset is for a lost or stolen password.
                 const apiTokens = await deleteAccountApiTokens(tx, account.id);
-                log.info({ accountId: account.id, revoked, apiTokens }, 'password reset: every session signed out, every API token revoked');
+                log.info(
+                    { accountId: account.id, revoked: ended.refreshTokens, sessions: ended.sessions.length, apiTokens },
+                    'password reset: every session signed out, every API token revoked'
+                );
                 return true;
             });
             if (!done) {

@@ -24,6 +24,10 @@ export const REFRESH_REUSE_WINDOW_MS = 10_000;
 
 const LOG_IN_AGAIN = 'log in again with POST /api/auth/login';
 
+/** The answer to an access token whose session has ended, and to what it was doing as the session ended. */
+export const SESSION_ENDED =
+    'This session has ended (signed out, its password changed or reset, or its refresh token reused): log in again with POST /api/auth/login';
+
 export interface Sessions {
     /** A new session (a new refresh-token family) for the account. */
     start(q: Queryable, accountId: string, at: Date): Promise<Tokens>;

@@ -11,6 +11,7 @@ import { type UploadRecord, uploadsStore } from '../store/uploads.js';
 import { workflowsStore } from '../store/workflows.js';
 import { CsvInspector, iterateCsvRows, readCsvRows } from './csv.js';
 import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
+import { shownFilename, uploadFilename } from './upload-filename.js';
 
 /** What the API shows of an upload. */
 export interface UploadView {
@@ -51,19 +52,9 @@ export interface UploadsService {
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 const SWEEP_BATCH = 1000;
 
-const MAX_FILENAME_LENGTH = 255;
-
-/** The last path segment, without control characters: some clients send a full local path. */
-const cleanFilename = (raw: string | null): string => {
-    const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-    const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-    // `.` and `..` name a directory, never a file.
-    return /^\.*$/.test(clean) ? 'upload.csv' : [...clean].slice(0, MAX_FILENAME_LENGTH).join('');
-};
-
 export const toUploadView = (upload: UploadRecord): UploadView => ({
     uploadId: upload.id,
-    filename: upload.filename,
+    filename: shownFilename(upload.filename),
     rows: upload.rowCount,
     columns: upload.columns,
     sizeBytes: upload.sizeBytes,
@@ -79,6 +70,8 @@ export const createUploadsService = (ctx: Context): UploadsService => {
 
     return {
         async create(accountId, file) {
+            // Before a byte is read: a refused name costs no storage.
+            const filename = uploadFilename(file.filename);
             const uploadId = newId('upl');
             const inspector = new CsvInspector();
             // A failure on either side reaches put() through the inspector, which then keeps nothing.
@@ -90,7 +83,7 @@ export const createUploadsService = (ctx: Context): UploadsService => {
                 const upload = await uploads.insert({
                     id: uploadId,
                     accountId,
-                    filename: cleanFilename(file.filename),
+                    filename,
                     columns: summary.columns,
                     rowCount: summary.rows,
                     sizeBytes: bytes

@@ -245,15 +245,27 @@ export const revokeRefreshFamily = async (db: Queryable, familyId: string, now: 
     return rows.length;
 };
 
-/** Signs every session of the account out, access tokens included; all but `keep`'s when given. */
-export const revokeAccountRefreshTokens = async (db: Queryable, accountId: string, now: Date, keep: string | null = null): Promise<number> => {
-    const rows = await db.query(
-        `WITH ended AS (UPDATE sessions SET ended_at = $2 WHERE account_id = $1 AND ended_at IS NULL AND id IS DISTINCT FROM $3)
-         UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL
-         WHERE account_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $3 RETURNING id`,
+/**
+ * Signs every session of the account out, access tokens included; all but `keep`'s when given.
+ * Returns how many refresh tokens were revoked and which sessions this ended (their API tokens go next).
+ */
+export const revokeAccountRefreshTokens = async (
+    db: Queryable,
+    accountId: string,
+    now: Date,
+    keep: string | null = null
+): Promise<{ refreshTokens: number; sessions: string[] }> => {
+    const row = await db.one<{ refresh_tokens: number; sessions: string[] }>(
+        `WITH ended AS (
+             UPDATE sessions SET ended_at = $2 WHERE account_id = $1 AND ended_at IS NULL AND id IS DISTINCT FROM $3 RETURNING id
+         ), revoked AS (
+             UPDATE refresh_tokens SET revoked_at = $2, successor_enc = NULL
+             WHERE account_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $3 RETURNING id
+         )
+         SELECT (SELECT count(*)::int FROM revoked) AS refresh_tokens, ARRAY(SELECT id FROM ended) AS sessions`,
         [accountId, now, keep]
     );
-    return rows.length;
+    return { refreshTokens: row?.refresh_tokens ?? 0, sessions: row?.sessions ?? [] };
 };
 
 export const getAiSettings = (db: Queryable, accountId: string): Promise<AiSettingsRow | null> =>

@@ -15,6 +15,8 @@ export interface ApiTokenRow {
 export interface NewApiToken {
     id: string;
     accountId: string;
+    /** The session whose access token creates it: a password change that ends the session revokes the token. */
+    sessionId: string;
     name: string;
     tokenHash: string;
     prefix: string;
@@ -23,14 +25,20 @@ export interface NewApiToken {
 
 const COLUMNS = 'id, name, prefix, created_at, last_used_at, expires_at';
 
-/** Inserts the token unless the account already holds `max`; null then. */
+/**
+ * Inserts the token unless the account already holds `max`, or its session has ended: null then.
+ * The session row is locked (FOR SHARE) while it is checked: a password change ending it at the same
+ * moment waits for this insert, then revokes the token (or this insert waits for the change, and sees
+ * the session ended), so no token is left behind by a session the change ended.
+ */
 export const insertApiToken = (db: Queryable, token: NewApiToken, at: Date, max: number): Promise<ApiTokenRow | null> =>
     db.one<ApiTokenRow>(
-        `INSERT INTO api_tokens (id, account_id, name, token_hash, prefix, created_at, expires_at)
-         SELECT $1, $2, $3, $4, $5, $6, $7
+        `WITH live AS (SELECT id FROM sessions WHERE id = $9 AND account_id = $2 AND ended_at IS NULL FOR SHARE)
+         INSERT INTO api_tokens (id, account_id, name, token_hash, prefix, created_at, expires_at, session_id)
+         SELECT $1, $2, $3, $4, $5, $6, $7, live.id FROM live
          WHERE (SELECT count(*) FROM api_tokens WHERE account_id = $2) < $8
          RETURNING ${COLUMNS}`,
-        [token.id, token.accountId, token.name, token.tokenHash, token.prefix, at, token.expiresAt, max]
+        [token.id, token.accountId, token.name, token.tokenHash, token.prefix, at, token.expiresAt, max, token.sessionId]
     );
 
 export const listApiTokens = (db: Queryable, accountId: string): Promise<ApiTokenRow[]> =>
@@ -39,6 +47,10 @@ export const listApiTokens = (db: Queryable, accountId: string): Promise<ApiToke
 /** Deletes the token; false for an unknown id or another account's. */
 export const deleteApiToken = async (db: Queryable, accountId: string, id: string): Promise<boolean> =>
     (await db.query('DELETE FROM api_tokens WHERE id = $1 AND account_id = $2 RETURNING 1', [id, accountId])).length === 1;
+
+/** Deletes the account's tokens made by any of `sessionIds` (sessions a password change ended); the deleted ones. */
+export const deleteSessionsApiTokens = (db: Queryable, accountId: string, sessionIds: string[]): Promise<ApiTokenRow[]> =>
+    db.query<ApiTokenRow>(`DELETE FROM api_tokens WHERE account_id = $1 AND session_id = ANY($2::text[]) RETURNING ${COLUMNS}`, [accountId, sessionIds]);
 
 /** Deletes every token of the account (a password reset); how many. */
 export const deleteAccountApiTokens = async (db: Queryable, accountId: string): Promise<number> =>

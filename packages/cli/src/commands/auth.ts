@@ -1,10 +1,12 @@
 // register, verify, set-password, reset-password, login, logout, whoami.
+import type { PasswordChange } from '@flowctl/sdk';
+
 import { anonymousClient, apiUrlOf, client, credentialSource, normalizeApiUrl, tokensBelongTo } from '../client.js';
 import { cliWording } from '../cli-wording.js';
 import type { Ctx, Register } from '../context.js';
 import { readProfile, updateProfile } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
-import { emit, green, note } from '../io.js';
+import { emit, green, note, table } from '../io.js';
 import { ask, canPrompt, readStdin } from '../prompt.js';
 import { inline, message } from '../visible.js';
 import { examples } from './help.js';
@@ -58,10 +60,34 @@ const setUpPassword = async (ctx: Ctx, address: string, piped: string | undefine
     await setPassword(ctx, newPassword, false);
 };
 
+/**
+ * What a password change did to personal API tokens. Those the signed-out sessions made are revoked by
+ * the server; the rest still work, including any made by a session that had ended before, or before the
+ * server recorded which session made a token: listed, so the owner can revoke one they do not know.
+ */
+const tokenLines = (change: PasswordChange): string[] => {
+    const lines: string[] = [];
+    const revoked = change.revokedApiTokens;
+    if (revoked.length > 0) {
+        const named = revoked.map((t) => `${inline(t.id)} (${inline(t.name)})`).join(', ');
+        lines.push(`revoked ${revoked.length} API token${revoked.length === 1 ? '' : 's'} made by those sessions: ${named}`);
+    }
+
+    if (change.apiTokens.length > 0) {
+        lines.push(
+            'API tokens still working:',
+            ...table([['ID', 'NAME', 'CREATED', 'LAST USED', 'EXPIRES'], ...change.apiTokens.map((t) => [t.id, t.name, t.createdAt, t.lastUsedAt ?? '-', t.expiresAt ?? 'never'])]),
+            'revoke any you do not recognise: flowctl tokens revoke <id>'
+        );
+    }
+
+    return lines;
+};
+
 /** `answer`: print the result as the command's answer; otherwise only a note (verify answers for itself). */
 const setPassword = async (ctx: Ctx, newPassword: string, answer = true): Promise<void> => {
     const api = await client(ctx);
-    await api.auth.setPassword({ newPassword }).catch(async (err: unknown) => {
+    const change = await api.auth.setPassword({ newPassword }).catch(async (err: unknown) => {
         const { PermissionDeniedError } = await import('@flowctl/sdk');
         if (err instanceof PermissionDeniedError) {
             throw new CliError(`the password was not set: ${message(err.message)}`, EXIT.auth, 'sign in again (flowctl login), then flowctl set-password');
@@ -69,10 +95,13 @@ const setPassword = async (ctx: Ctx, newPassword: string, answer = true): Promis
 
         throw err;
     });
+    const done = `${green(ctx.io, '✓')} password set: flowctl login works with it; every other session is signed out`;
     if (answer) {
-        emit(ctx.io, { passwordSet: true }, () => `${green(ctx.io, '✓')} password set: flowctl login works with it`);
+        emit(ctx.io, { passwordSet: true, ...change }, () => [done, ...tokenLines(change)]);
     } else {
-        note(ctx.io, `${green(ctx.io, '✓')} password set: flowctl login works with it`);
+        for (const line of [done, ...tokenLines(change)]) {
+            note(ctx.io, line);
+        }
     }
 };
 

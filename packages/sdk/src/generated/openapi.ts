@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal API token for programs and CI
-         * @description The answer carries the token once; only its hash is stored. It is accepted as `Authorization: Bearer` wherever an access token is, until it expires (90 days unless `expiresInDays` says otherwise, at most 365) or is revoked. Needs an access token from a sign-in of the last 10 minutes, or the password again as `password` (403 otherwise); an API token cannot create others (403). At most 50 per account (409).
+         * @description The answer carries the token once; only its hash is stored. It is accepted as `Authorization: Bearer` wherever an access token is, until it expires (90 days unless `expiresInDays` says otherwise, at most 365) or is revoked; a password change that signs out the session creating it revokes it too. Needs an access token from a sign-in of the last 10 minutes, or the password again as `password` (403 otherwise); an API token cannot create others (403). At most 50 per account (409).
          */
         post: operations["postAccountTokens"];
         delete?: never;
@@ -152,7 +152,9 @@ export interface paths {
         put?: never;
         /**
          * Set the account’s password; signs every other session out
-         * @description Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). Every other session is signed out (its access and refresh tokens answer 401); this one stays, and personal API tokens are kept. The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).
+         * @description Needs an access token from a sign-in (log-in or verify-email) of the last 10 minutes, or the current password as `password` (403 otherwise); an API token cannot (403). The way to get a password after a contested sign-up (verify-email answered `passwordSetupRequired: true`).
+         *
+         *     Every other session is signed out (its access and refresh tokens answer 401), and the personal API tokens those sessions created are revoked with them: `revokedApiTokens`. This session stays, with its own tokens. Tokens created by sessions that had already ended, or before the server recorded which session created a token, are kept: `apiTokens` lists every token still working, to revoke any not recognised with DELETE /api/account/tokens/{id}.
          */
         post: operations["postAuthPassword"];
         delete?: never;
@@ -358,6 +360,8 @@ export interface paths {
          * @description multipart/form-data with the file in a field named 'file'. The file must be UTF-8 with a header row of unique, non-empty column names, and the same number of fields on every row.
          *
          *     It is checked while it streams in; on any problem nothing is kept. At most 50 MiB.
+         *
+         *     The file's name (the part's `filename`, or `filename*`) is kept without any folder path, up to 255 characters. A name with a control character (ESC, CSI, BEL, a line break, tab), a bidi control (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) or another invisible format character (zero-width space, soft hyphen, BOM…) is refused with 400: it would show as another name. ZWNJ and ZWJ are kept. Names stored by earlier versions with such characters are shown with each one written as `<U+202E>`.
          */
         post: operations["postUploads"];
         delete?: never;
@@ -2049,8 +2053,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Done; no content */
-            204: {
+            /** @description Success */
+            200: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: number;
@@ -2062,7 +2066,48 @@ export interface operations {
                     "x-request-id"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Every personal API token still working, newest first */
+                        apiTokens: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description null only for tokens made before expiries were required
+                             */
+                            expiresAt: string | null;
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description Updated at most once a minute
+                             */
+                            lastUsedAt: string | null;
+                            name: string;
+                            /** @description The first characters of the token, to tell tokens apart */
+                            prefix: string;
+                        }[];
+                        /** @description Personal API tokens created by the sessions this signed out: revoked with them */
+                        revokedApiTokens: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description null only for tokens made before expiries were required
+                             */
+                            expiresAt: string | null;
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description Updated at most once a minute
+                             */
+                            lastUsedAt: string | null;
+                            name: string;
+                            /** @description The first characters of the token, to tell tokens apart */
+                            prefix: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input: `message` says what to fix, `details` lists each field */
             400: {

@@ -1,5 +1,5 @@
 import type { Flowctl, RequestOptions } from '../client.js';
-import type { Account, LoginParams, Message, RegisterParams, ResetPasswordParams, SetPasswordParams, TokenPair, VerifiedTokens, VerifyEmailParams } from '../types.js';
+import type { Account, LoginParams, Message, PasswordChange, RegisterParams, ResetPasswordParams, SetPasswordParams, TokenPair, VerifiedTokens, VerifyEmailParams } from '../types.js';
 
 /** Sign-up, log-in and the client's tokens: `client.auth`. */
 export class Auth {
@@ -26,10 +26,12 @@ export class Auth {
 
     /**
      * Sets the account's password. Needs a sign-in (log-in or verify-email) of the last 10 minutes, or
-     * the current password as `password`; the server answers 403 otherwise.
+     * the current password as `password`; the server answers 403 otherwise. Every other session is
+     * signed out, and the API tokens those sessions created are revoked (`revokedApiTokens`); check the
+     * tokens left (`apiTokens`) and revoke any you do not recognise with `account.tokens.revoke()`.
      */
-    async setPassword(params: SetPasswordParams, options?: RequestOptions): Promise<void> {
-        await this.#client.request({ ...options, method: 'POST', path: '/api/auth/password', json: params });
+    async setPassword(params: SetPasswordParams, options?: RequestOptions): Promise<PasswordChange> {
+        return (await this.#client.request({ ...options, method: 'POST', path: '/api/auth/password', json: params })).body as PasswordChange;
     }
 
     /** E-mails a new verification code (the answer is the same whether or not the address has an account). */

@@ -13,6 +13,7 @@ import { sql as aiReplies } from './011-ai-replies.js';
 import { sql as runStrikes } from './013-run-strikes.js';
 import { sql as runSlots } from './014-run-slots.js';
 import { sql as leaseVitals } from './015-lease-vitals.js';
+import { sql as apiTokenSessions } from './016-api-token-sessions.js';
 
 export interface Migration {
     id: number;
@@ -34,5 +35,6 @@ export const migrations: Migration[] = [
     { id: 11, name: '011-ai-replies', sql: aiReplies },
     { id: 13, name: '013-run-strikes', sql: runStrikes },
     { id: 14, name: '014-run-slots', sql: runSlots },
-    { id: 15, name: '015-lease-vitals', sql: leaseVitals }
+    { id: 15, name: '015-lease-vitals', sql: leaseVitals },
+    { id: 16, name: '016-api-token-sessions', sql: apiTokenSessions }
 ];
