@@ -137,10 +137,14 @@ describe('an ended session ends its access tokens at once', () => {
         expect((await me(other.json.accessToken)).statusCode).toBe(200);
     });
 
-    it('after refresh-token reuse revoked the family: its newest access token too', async () => {
+    it('after refresh-token reuse revoked the family: its newest access token too, and the API tokens it made', async () => {
         const { accessToken, refreshToken } = await signUp(t);
         const refreshed = await t.request({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken } });
         expect((await me(refreshed.json.accessToken)).statusCode).toBe(200);
+        // Whoever holds a stolen refresh token can mint a token that would outlive the session.
+        const minted = await t.request({ method: 'POST', url: '/api/account/tokens', headers: bearer(refreshed.json.accessToken), payload: { name: 'minted' } });
+        expect(minted.statusCode, minted.payload).toBe(201);
+        expect((await me(minted.json.token)).statusCode).toBe(200);
 
         // Past the retry window, the used token can only be a stolen copy.
         const later = createAccountsService(t.app.ctx, { now: () => new Date(Date.now() + 11_000) });
@@ -148,6 +152,7 @@ describe('an ended session ends its access tokens at once', () => {
 
         await expectEnded(t, accessToken);
         await expectEnded(t, refreshed.json.accessToken);
+        expect((await me(minted.json.token)).statusCode).toBe(401);
     });
 });
 

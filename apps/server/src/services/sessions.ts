@@ -3,6 +3,7 @@ import Boom from '@hapi/boom';
 import type { Context } from '../context.js';
 import { newId } from '../ids.js';
 import { decrypt, encrypt } from '../secrets.js';
+import { deleteSessionsApiTokens } from '../store/api-tokens.js';
 import * as Store from '../store/accounts.js';
 import type { Queryable } from '../store/db.js';
 import { insertSession, liveSession } from '../store/sessions.js';
@@ -110,8 +111,14 @@ export const createSessions = (ctx: Context, now: () => Date): Sessions => {
             }
 
             if (row?.used_at && !row.revoked_at) {
-                const revoked = await Store.revokeRefreshFamily(db, row.family_id, at);
-                log.warn({ accountId: row.account_id, familyId: row.family_id, revoked }, 'refresh token reused: its family is revoked');
+                // Whoever used the copy could have made personal API tokens with the session: they
+                // would outlive it, so they go with it (as when a password change ends a session).
+                const reused = row;
+                const [revoked, apiTokens] = await db.tx(async (tx) => [
+                    await Store.revokeRefreshFamily(tx, reused.family_id, at),
+                    await deleteSessionsApiTokens(tx, reused.account_id, [reused.family_id])
+                ]);
+                log.warn({ accountId: row.account_id, familyId: row.family_id, revoked, apiTokensRevoked: apiTokens.length }, 'refresh token reused: its family is revoked');
                 throw Boom.unauthorized(`This refresh token was already used (each one works once), so this session has been signed out for safety: ${LOG_IN_AGAIN}`);
             }
 
