@@ -2,6 +2,7 @@ import type { Boom } from '@hapi/boom';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createNodeOutputReader } from '../src/services/node-output.js';
+import { createRecomputeTurns } from '../src/services/recompute-turns.js';
 
 import { createAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -79,7 +80,7 @@ describe('runs: bounded node outputs', () => {
         expect(page.json.output.rows).toEqual([{ text: '4'.repeat(6000) }, { text: '5'.repeat(6000) }]);
     });
 
-    it('reads pages again one at a time per account and two at once in all, answering the rest 429 or 503 with Retry-After', async () => {
+    it("reads pages again two at once, one per account: an account past them waits its turn, and only an account already reading is refused", async () => {
         const ten = ['n', ...Array.from({ length: 10 }, (_, i) => String(i))].join('\n');
         /** An account's run of DATA_SOURCE → FILTER over ten rows: its items past the 5 the summary keeps are read again. */
         const accountWithRun = async () => {
@@ -108,18 +109,23 @@ describe('runs: bounded node outputs', () => {
             release = resolve;
         });
         const opened: string[] = [];
-        const read = createNodeOutputReader(t.app.ctx.db, {
-            uploads: {
-                async iterateUploadRows(accountId) {
-                    opened.push(accountId);
-                    await released;
-                    return (async function* () {
-                        yield* Array.from({ length: 10 }, (_, n) => ({ n }));
-                    })();
-                }
+        const turns = createRecomputeTurns(2, 100);
+        const read = createNodeOutputReader(
+            t.app.ctx.db,
+            {
+                uploads: {
+                    async iterateUploadRows(accountId) {
+                        opened.push(accountId);
+                        await released;
+                        return (async function* () {
+                            yield* Array.from({ length: 10 }, (_, n) => ({ n }));
+                        })();
+                    }
+                },
+                google: { readDriveRows: async () => [] }
             },
-            google: { readDriveRows: async () => [] }
-        });
+            turns
+        );
         const page = (who: { accountId: string; runId: string }, offset = 6) => read(who.accountId, who.runId, 'all', offset, 2);
         const refusal = (promise: Promise<unknown>) => promise.then(() => null, (err: Boom) => ({ status: err.output.statusCode, retryAfter: err.output.headers['Retry-After'], message: err.message }));
 
@@ -130,12 +136,58 @@ describe('runs: bounded node outputs', () => {
         expect((await page(a, 0)).output).toEqual({ items: [{ n: 0 }, { n: 1 }], count: 10 });
         const second = page(b);
         await vi.waitFor(() => expect(opened).toEqual([a.accountId, b.accountId]));
-        expect(await refusal(page(c))).toEqual({ status: 503, retryAfter: '2', message: expect.stringMatching(/other requests/) });
+        // Both slots are taken by other accounts: C waits for one rather than being refused.
+        const third = refusal(page(c)).then((refused) => refused ?? 'answered');
+        await vi.waitFor(() => expect(turns.waiting).toBe(1));
+        expect(opened).toEqual([a.accountId, b.accountId]);
+        // C's second page while its first waits is its own load.
+        expect(await refusal(page(c, 8))).toMatchObject({ status: 429 });
 
         release();
         expect((await first).output).toEqual({ items: [{ n: 6 }, { n: 7 }], count: 10 });
         expect((await second).output).toEqual({ items: [{ n: 6 }, { n: 7 }], count: 10 });
+        expect(await third).toBe('answered');
+        expect(opened).toEqual([a.accountId, b.accountId, c.accountId]);
         expect((await page(c, 8)).output).toEqual({ items: [{ n: 8 }, { n: 9 }], count: 10 });
         expect((await page(a, 8)).output).toEqual({ items: [{ n: 8 }, { n: 9 }], count: 10 });
+    });
+
+    it('answers a page the run detail holds whole from it, without reading the upload again', async () => {
+        const account = await createAccount(t);
+        const own = runsApi(t, account);
+        const three = ['n', '1', '2', '3'].join('\n');
+        const run = await own.run(
+            await own.workflow({
+                nodes: [
+                    { id: 'start', type: 'TRIGGER', data: {} },
+                    { id: 'rows', type: 'DATA_SOURCE', data: { uploadId: await own.upload(three) } },
+                    { id: 'some', type: 'FILTER', data: { source: '{{rows.rows}}', expr: 'n >= 2' } }
+                ],
+                edges: [
+                    { source: 'start', target: 'rows' },
+                    { source: 'rows', target: 'some' }
+                ]
+            })
+        );
+        expect(run.status).toBe('SUCCESS');
+
+        const opened: string[] = [];
+        const read = createNodeOutputReader(t.app.ctx.db, {
+            uploads: {
+                async iterateUploadRows(accountId) {
+                    opened.push(accountId);
+                    throw new Error('read again although the run detail holds the page');
+                }
+            },
+            google: { readDriveRows: async () => [] }
+        });
+        // The default page (100) and pages starting inside the summary ask for more than it holds,
+        // but the output has no more: the summary is all of it.
+        expect((await read(account.accountId, run.runId, 'rows', 0, 100)).output).toEqual({ rows: [{ n: 1 }, { n: 2 }, { n: 3 }], count: 3 });
+        expect((await read(account.accountId, run.runId, 'some', 1, 100)).output).toEqual({ items: [{ n: 3 }], count: 2 });
+        expect(opened).toEqual([]);
+
+        const res = await own.call('GET', `/api/workflows/runs/${run.runId}/nodes/some/output`);
+        expect(res.json).toMatchObject({ total: 2, offset: 0, limit: 100, output: { items: [{ n: 2 }, { n: 3 }], count: 2 } });
     });
 });

@@ -166,7 +166,7 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'runs'],
             description: "Page through one node's whole output",
-            notes: "A DATA_SOURCE's rows and a FILTER's items are read again from the run's upload for each page (a Drive file as it is now): one such page at a time per account (429 while another is read) and two per server (503), each with Retry-After. Other outputs are kept whole when small; of a larger one only the elements the run detail shows are kept, and a page past them answers 409.",
+            notes: "A DATA_SOURCE's rows and a FILTER's items are read again from the run's upload for each page (a Drive file as it is now): two such pages at a time per server and one per account (429 with Retry-After while another of the account's is read or waits): a page past those waits its turn, accounts taking turns (503 with Retry-After only when 100 accounts wait). A page within the first elements the run detail holds is answered from them. Other outputs are kept whole when small; of a larger one only the elements the run detail shows are kept, and a page past them answers 409.",
             validate: {
                 params: Joi.object({ runId: id.required(), nodeId: Joi.string().max(MAX_NODE_ID_LENGTH).required() }),
                 query: Joi.object({
@@ -180,7 +180,9 @@ export const runRoutes = (services: Services): ServerRoute[] => [
         handler: async (request, h) => {
             const { runId, nodeId } = request.params as { runId: string; nodeId: string };
             const { offset, limit } = request.query as { offset: number; limit: number };
-            const page = await services.runs.nodeOutput(accountIdOf(request), runId, nodeId, { offset, limit });
+            const stop = new AbortController();
+            request.events.once('disconnect', () => stop.abort());
+            const page = await services.runs.nodeOutput(accountIdOf(request), runId, nodeId, { offset, limit, signal: stop.signal });
             const response = h.response(page);
             if (offset + limit < page.total) {
                 const path = `/api/workflows/runs/${encodeURIComponent(runId)}/nodes/${encodeURIComponent(nodeId)}/output`;

@@ -3,6 +3,7 @@ import { compileFilter, compileTemplate, type DataSourceData, type FilterData, t
 
 import type { Queryable } from '../store/db.js';
 import { getStoredNode } from '../store/node-outputs.js';
+import { createRecomputeTurns, type RecomputeTurns } from './recompute-turns.js';
 
 // A page of one node's output. Outputs are not stored whole (a run over a million rows would need
 // the store to hold them, once per node): a DATA_SOURCE's rows are read again from its upload and a
@@ -37,18 +38,13 @@ const isArraySummary = (value: unknown): value is ArraySummary =>
     typeof value === 'object' && value !== null && typeof (value as ArraySummary).count === 'number' && Array.isArray((value as ArraySummary).first);
 
 /**
- * Pages read again at once: one per account, two in the process. Each reads the whole upload up to its
- * offset and passes it through the filters, seconds of CPU for a large one; without a bound, one account
- * asking for many at once slowed every other account's requests and runs.
+ * Pages read again at once in the process, one per account (see recompute-turns.ts). Each reads the
+ * whole upload up to its offset and passes it through the filters, seconds of CPU for a large one;
+ * without a bound, one account asking for many at once slowed every other account's requests and runs.
  */
 const RECOMPUTES = 2;
-/** A large page takes seconds to read again. */
-const RETRY_AFTER_SECONDS = 2;
-
-const busy = (error: Boom.Boom): Boom.Boom => {
-    error.output.headers['Retry-After'] = String(RETRY_AFTER_SECONDS);
-    return error;
-};
+/** Accounts whose page waits for a turn; more are answered 503. Each waits for at most one page. */
+const RECOMPUTES_WAITING = 100;
 
 /** The array output of each recomputed node type. */
 const RECOMPUTED_KEY: Record<string, string> = { DATA_SOURCE: 'rows', FILTER: 'items' };
@@ -74,7 +70,7 @@ interface Lineage {
     filters: FilterPredicate[];
 }
 
-export const createNodeOutputReader = (db: Queryable, sources: RowSources) => {
+export const createNodeOutputReader = (db: Queryable, sources: RowSources, turns: RecomputeTurns = createRecomputeTurns(RECOMPUTES, RECOMPUTES_WAITING)) => {
     const notKept = (nodeId: string, count: number, kept: number) =>
         Boom.conflict(
             `The output of node '${nodeId}' (${count} elements) was too large to keep whole; only its first ${kept} elements are kept (offset 0, limit ${Math.max(kept, 1)}). Have an OUTPUT node send it, or make it smaller.`
@@ -141,28 +137,15 @@ export const createNodeOutputReader = (db: Queryable, sources: RowSources) => {
         }
     }
 
-    /** Accounts with a page being read again (one each), in this process. */
-    const reading = new Set<string>();
-
     /** The matches of the lineage from index `offset`, at most `limit` of them. */
-    const recompute = async (accountId: string, line: Lineage, offset: number, limit: number): Promise<unknown[]> => {
-        if (reading.has(accountId)) {
-            throw busy(
-                Boom.tooManyRequests(
-                    'Another page of a node output of this account is being read again from its upload (one at a time per account): ask again when it has been answered'
-                )
-            );
-        }
-
-        if (reading.size >= RECOMPUTES) {
-            throw busy(Boom.serverUnavailable('Pages of node outputs are being read again from their uploads for other requests: ask again in a moment'));
-        }
-
-        reading.add(accountId);
+    const recompute = async (accountId: string, line: Lineage, offset: number, limit: number, signal?: AbortSignal): Promise<unknown[]> => {
+        const end = await turns.take(accountId, signal);
         try {
             const page: unknown[] = [];
             let matched = 0;
             for await (const element of elementsOf(accountId, line.base)) {
+                // The asker left: the rest of the reading would be for no one.
+                signal?.throwIfAborted();
                 if (!line.filters.every((matches) => matches(element))) {
                     continue;
                 }
@@ -177,11 +160,11 @@ export const createNodeOutputReader = (db: Queryable, sources: RowSources) => {
 
             return page;
         } finally {
-            reading.delete(accountId);
+            end();
         }
     };
 
-    return async (accountId: string, runId: string, nodeId: string, offset: number, limit: number): Promise<NodeOutputPage> => {
+    return async (accountId: string, runId: string, nodeId: string, offset: number, limit: number, signal?: AbortSignal): Promise<NodeOutputPage> => {
         const row = await getStoredNode(db, accountId, runId, nodeId);
         if (!row) {
             throw Boom.notFound(`Run '${runId}' not found`);
@@ -214,10 +197,11 @@ export const createNodeOutputReader = (db: Queryable, sources: RowSources) => {
             }
 
             total = Math.max(total, value.count);
-            if (offset + limit <= value.first.length || offset >= value.count) {
+            // The page lies within the first elements the summary holds (all of them, for a short output).
+            if (Math.min(offset + limit, value.count) <= value.first.length || offset >= value.count) {
                 output[key] = value.first.slice(offset, offset + limit);
             } else if (RECOMPUTED_KEY[node.type] === key && row.status === 'SUCCESS') {
-                output[key] = await recompute(accountId, await lineage(accountId, runId, new Map(nodes.map((n) => [n.id, n])), node), offset, limit);
+                output[key] = await recompute(accountId, await lineage(accountId, runId, new Map(nodes.map((n) => [n.id, n])), node), offset, limit, signal);
             } else {
                 throw notKept(nodeId, value.count, value.first.length);
             }

@@ -91,7 +91,8 @@ export interface RunsService {
      */
     watch(accountId: string, runId: string, options: WatchOptions): Promise<VersionedRun>;
     list(accountId: string, workflowId: string, query: { order: 'asc' | 'desc'; limit: number; cursor?: string }): Promise<RunPage>;
-    nodeOutput(accountId: string, runId: string, nodeId: string, page: { offset: number; limit: number }): Promise<NodeOutputPage>;
+    /** `signal`: the asker left; a page waiting for its turn, or being read again, is given up. */
+    nodeOutput(accountId: string, runId: string, nodeId: string, page: { offset: number; limit: number; signal?: AbortSignal }): Promise<NodeOutputPage>;
     /** `stopping` is true when the run was RUNNING: the worker stops it at the next element boundary. */
     cancel(accountId: string, runId: string): Promise<{ run: RunDetail; stopping: boolean }>;
     /**
@@ -277,7 +278,7 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
         },
 
         nodeOutput(accountId, runId, nodeId, page) {
-            return readNodeOutput(accountId, runId, nodeId, page.offset, page.limit);
+            return readNodeOutput(accountId, runId, nodeId, page.offset, page.limit, page.signal);
         },
 
         async cancel(accountId, runId) {

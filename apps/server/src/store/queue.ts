@@ -104,3 +104,30 @@ export const oldestDueDrainMs = async (db: Queryable, lockLifetimeMs: number): P
     );
     return row?.waited_ms ?? null;
 };
+
+/**
+ * Locks the next webhook delivery due, as Agenda's own lookup does (PostgresJobRepository
+ * .getNextJobToRun in @agendajs/postgres-backend 6: due and unlocked, or locked past the lock
+ * lifetime; earliest first), but passing over the deliveries of the accounts in `skip`. A delivery
+ * queued before its job named its account is never passed over. Returns the locked row.
+ */
+export const lockNextWebhookJob = (
+    db: Queryable,
+    at: { lockTime: Date; nextScanAt: Date; lockDeadline: Date; holder: string | null; skip: string[] }
+): Promise<Record<string, unknown> | null> =>
+    preparedOne<Record<string, unknown>>(
+        db,
+        'flowctl_queue_lockNextWebhookJob',
+        `UPDATE agenda_jobs SET locked_at = $1, last_modified_by = $4
+         WHERE id = (
+             SELECT id FROM agenda_jobs
+             WHERE name = '${WEBHOOK_JOB}' AND disabled = FALSE
+               AND ((locked_at IS NULL AND next_run_at <= $2) OR locked_at <= $3)
+               AND (data ->> 'accountId' IS NULL OR NOT (data ->> 'accountId' = ANY($5::text[])))
+             ORDER BY next_run_at ASC NULLS LAST, priority DESC
+             LIMIT 1
+             FOR UPDATE SKIP LOCKED
+         )
+         RETURNING *`,
+        [at.lockTime, at.nextScanAt, at.lockDeadline, at.holder, at.skip]
+    );

@@ -190,11 +190,11 @@ export const finishRun = async (db: Queryable, f: Finish, claimNext: boolean): P
          done AS (
              UPDATE runs SET status = $4, completed_at = now(), result = $5::jsonb, error = $6
              WHERE id = $1 AND status = 'RUNNING' AND ${FENCE('$2', '$3')}
-             RETURNING id, workflow_id
+             RETURNING id, workflow_id, account_id
          ),
          hook AS (
              INSERT INTO agenda_jobs (name, priority, next_run_at, type, data)
-             SELECT '${WEBHOOK_JOB}', 0, now(), 'normal', jsonb_build_object('runId', done.id)
+             SELECT '${WEBHOOK_JOB}', 0, now(), 'normal', jsonb_build_object('runId', done.id, 'accountId', done.account_id)
              FROM done JOIN workflows w ON w.id = done.workflow_id WHERE w.webhook_url IS NOT NULL
              RETURNING id
          ),
@@ -324,11 +324,11 @@ export const cancelRun = (db: Queryable, accountId: string, runId: string): Prom
                      (SELECT count(*) FROM deliveries d WHERE d.run_id = r.id AND d.status = 'SENT')) ELSE r.result END,
                  cancel_requested_at = COALESCE(r.cancel_requested_at, now())
              FROM target t WHERE r.id = t.id AND t.status IN ('PENDING', 'RUNNING')
-             RETURNING r.id, r.workflow_id, r.status
+             RETURNING r.id, r.workflow_id, r.account_id, r.status
          ),
          hook AS (
              INSERT INTO agenda_jobs (name, priority, next_run_at, type, data)
-             SELECT '${WEBHOOK_JOB}', 0, now(), 'normal', jsonb_build_object('runId', c.id)
+             SELECT '${WEBHOOK_JOB}', 0, now(), 'normal', jsonb_build_object('runId', c.id, 'accountId', c.account_id)
              FROM changed c JOIN workflows w ON w.id = c.workflow_id
              WHERE c.status = 'CANCELLED' AND w.webhook_url IS NOT NULL
              RETURNING id

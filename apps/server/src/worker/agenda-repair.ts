@@ -49,3 +49,7 @@ export const releaseLeakedLocks = async (agenda: Agenda): Promise<number> => {
 /** Drain slots of this process that run a job now. */
 export const runningCount = (agenda: Agenda, name: string): number =>
     (agenda as unknown as { jobProcessor?: JobProcessorState }).jobProcessor?.jobStatus[name]?.running ?? 0;
+
+/** Jobs of `name` this process has locked: queued to run here, or running. */
+export const lockedJobs = (agenda: Agenda, name: string): Job[] =>
+    ((agenda as unknown as { jobProcessor?: JobProcessorState }).jobProcessor?.lockedJobs ?? []).filter((job) => job.attrs.name === name);

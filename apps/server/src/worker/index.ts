@@ -16,7 +16,8 @@ import { journaledRuns, removeRunJournal } from './delivery-journal.js';
 import { type DrainEnv, drainWorkflow } from './drain.js';
 import { createRunMetrics } from './metrics.js';
 import type { RunDeps } from './ports.js';
-import { deliverWebhook, webhookBackoff } from './webhooks.js';
+import { shareWebhookSlots } from './webhook-slots.js';
+import { deliverWebhook, WEBHOOK_SLOTS, WEBHOOK_SLOTS_PER_ACCOUNT, webhookBackoff } from './webhooks.js';
 
 export interface Worker {
     start(): Promise<void>;
@@ -24,7 +25,6 @@ export interface Worker {
     stop(): Promise<void>;
 }
 
-const WEBHOOK_CONCURRENCY = 4;
 /**
  * E-mails a run has under way per SMTP connection. While some are sent, the intents of the next ones
  * are written, so many e-mails share each database write. A 5,000-row run to a loopback SMTP sink on
@@ -174,13 +174,14 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
 
     return {
         async start() {
+            const backend = new PostgresBackend({ pool: db.pool, ensureSchema: false, disableNotifications: true });
             agenda = new Agenda({
                 name: holder,
-                backend: new PostgresBackend({ pool: db.pool, ensureSchema: false, disableNotifications: true }),
+                backend,
                 notificationChannel: ctx.queue.channel,
                 // A fallback only: new jobs are announced. It bounds how late a webhook retry can run.
                 processEvery: Math.min(1_000, Math.max(100, Math.floor(leaseMs / 2))),
-                maxConcurrency: config.runConcurrency + WEBHOOK_CONCURRENCY,
+                maxConcurrency: config.runConcurrency + WEBHOOK_SLOTS,
                 defaultConcurrency: config.runConcurrency,
                 defaultLockLifetime: leaseMs
             });
@@ -189,6 +190,11 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             // looks there again only at its next poll. A finished drain frees a slot: look at once.
             agenda.on(`complete:${DRAIN_JOB}`, () => {
                 setImmediate(() => ctx.queue.announce('next', DRAIN_JOB));
+            });
+            // Likewise for deliveries, which wait unlocked while their account holds its share of the slots.
+            shareWebhookSlots(agenda, backend, db, WEBHOOK_SLOTS_PER_ACCOUNT);
+            agenda.on(`complete:${WEBHOOK_JOB}`, () => {
+                setImmediate(() => ctx.queue.announce('next', WEBHOOK_JOB));
             });
 
             agenda.define(
@@ -217,7 +223,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                         await deliverWebhook({ db, encryptionKey: ctx.secrets.encryptionKey, log, allowPrivateNetwork: ctx.config.allowPrivateNetwork }, runId, (job.attrs.failCount ?? 0) + 1);
                     }
                 },
-                { concurrency: WEBHOOK_CONCURRENCY, lockLifetime: 60_000, backoff: webhookBackoff }
+                { concurrency: WEBHOOK_SLOTS, lockLimit: WEBHOOK_SLOTS, lockLifetime: 60_000, backoff: webhookBackoff }
             );
 
             if (!config.databaseUrl) {

@@ -9,6 +9,17 @@ import { getWebhookRun } from '../store/runs.js';
 /** Waits before each retry of a failed delivery; after the last one the delivery is given up. */
 export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 const WEBHOOK_TIMEOUT_MS = 10_000;
+/**
+ * Deliveries under way at once in a process. Each mostly waits on the network, holding one socket
+ * and a small body, so the slots are plenty; what keeps them free is the share per account:
+ */
+export const WEBHOOK_SLOTS = 8;
+/**
+ * an account's deliveries hold at most this many slots of a process (see webhook-slots.ts): an
+ * endpoint that never answers delays its own account's deliveries, and no one else's until more
+ * than three other accounts' endpoints hang too.
+ */
+export const WEBHOOK_SLOTS_PER_ACCOUNT = 2;
 
 export const webhookBackoff: BackoffStrategy = ({ attempt }) => WEBHOOK_RETRY_DELAYS_MS[attempt - 1] ?? null;
 

@@ -555,7 +555,7 @@ export interface paths {
         };
         /**
          * Page through one node's whole output
-         * @description A DATA_SOURCE's rows and a FILTER's items are read again from the run's upload for each page (a Drive file as it is now): one such page at a time per account (429 while another is read) and two per server (503), each with Retry-After. Other outputs are kept whole when small; of a larger one only the elements the run detail shows are kept, and a page past them answers 409.
+         * @description A DATA_SOURCE's rows and a FILTER's items are read again from the run's upload for each page (a Drive file as it is now): two such pages at a time per server and one per account (429 with Retry-After while another of the account's is read or waits): a page past those waits its turn, accounts taking turns (503 with Retry-After only when 100 accounts wait). A page within the first elements the run detail holds is answered from them. Other outputs are kept whole when small; of a larger one only the elements the run detail shows are kept, and a page past them answers 409.
          */
         get: operations["getWorkflowsRunsByRunIdNodesByNodeIdOutput"];
         put?: never;
