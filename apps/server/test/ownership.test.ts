@@ -1,7 +1,8 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, store, type TestServer } from './harness.js';
 import { readsUpload, triggerOnly, uploadCsv } from './upload-fixtures.js';
 
 // Issue 18 §3: a request about another account's resource answers the 404 an unknown id gets,
@@ -109,5 +110,73 @@ describe("another account's resources answer 404 before anything judges the requ
         const res = await send(intruder, 'PATCH', '/api/workflows/wf_doesnotexist', BODIES.find((b) => b.name === 'an invalid graph')!);
         expect(res.statusCode).toBe(404);
         expect(res.json.message).toBe(NOT_FOUND.workflow('wf_doesnotexist'));
+    });
+});
+
+/**
+ * Statements sent to the database while `fn` runs, counted at the driver (every pool query and
+ * every statement of a transaction goes through Client#query). The fewest of three tries, so that
+ * a timer's statement landing in one window does not count.
+ */
+const statementsOf = async (fn: () => Promise<unknown>): Promise<number> => {
+    const counts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+        let sent = 0;
+        const query = pg.Client.prototype.query;
+        pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+            sent++;
+            return (query as (...a: unknown[]) => unknown).apply(this, args);
+        } as typeof query;
+        try {
+            await fn();
+        } finally {
+            pg.Client.prototype.query = query;
+        }
+
+        counts.push(sent);
+    }
+
+    return Math.min(...counts);
+};
+
+describe('ownership is checked once per request', () => {
+    let t: TestServer;
+    let owner: TestAccount;
+    let intruder: TestAccount;
+    let workflowId: string;
+
+    beforeAll(async () => {
+        // No worker: only the request's own statements reach the database.
+        t = await startTestServer({ config: { role: 'api' } });
+        owner = await createAccount(t);
+        intruder = await createAccount(t);
+        workflowId = (await t.request({ method: 'POST', url: '/api/workflows', headers: owner.headers, payload: { name: 'W', graph: triggerOnly() } })).json.workflowId;
+    });
+    afterAll(() => t.close());
+
+    it('an enqueue costs what a read costs: its INSERT, filtered by account, is the check', async () => {
+        const read = await statementsOf(async () => {
+            expect((await t.request({ method: 'GET', url: `/api/workflows/${workflowId}`, headers: owner.headers })).statusCode).toBe(200);
+        });
+        const enqueue = await statementsOf(async () => {
+            expect((await t.request({ method: 'POST', url: `/api/workflows/${workflowId}/run`, headers: owner.headers })).statusCode).toBe(202);
+        });
+        // Authentication and one statement each; with a separate ownership SELECT it was one more.
+        // On PostgreSQL the enqueue also announces its drain job to the workers: a NOTIFY of its own.
+        expect(enqueue).toBe(read + (store === 'postgres' ? 1 : 0));
+    });
+
+    it("another account's id and an unknown id still answer the same 404, with or without an Idempotency-Key", async () => {
+        const pending = async () =>
+            (await t.request({ method: 'GET', url: `/api/workflows/${workflowId}/runs`, headers: owner.headers })).json.filter((run: { status: string }) => run.status === 'PENDING').length;
+        const before = await pending();
+        for (const headers of [{}, { 'idempotency-key': 'k-1' }, { 'idempotency-key': 'has spaces in it' }]) {
+            const foreign = await t.request({ method: 'POST', url: `/api/workflows/${workflowId}/run`, headers: { ...intruder.headers, ...headers } });
+            const unknown = await t.request({ method: 'POST', url: '/api/workflows/wf_doesnotexist/run', headers: { ...intruder.headers, ...headers } });
+            expect([foreign.statusCode, foreign.json.message]).toEqual([404, `Workflow '${workflowId}' not found`]);
+            expect([unknown.statusCode, unknown.json.message]).toEqual([404, "Workflow 'wf_doesnotexist' not found"]);
+        }
+
+        expect(await pending()).toBe(before);
     });
 });

@@ -9,10 +9,20 @@ import { accountIdOf } from './auth.js';
 // account's id then answers the same 404 as an unknown id, whatever the body, query or headers. A
 // 400 about them would tell that the id exists. hapi validates (and parses the body) before the
 // handler, so the check runs in onCredentials: after authentication, before onPostAuth and joi.
+// A route whose request may carry nothing to judge says so (`judged`): such a request is checked by
+// the handler's own statement, which answers the same 404 (one statement where there were two).
 
 declare module '@hapi/hapi' {
     interface PluginSpecificConfiguration {
-        owner?: { kind: Owned; param: string };
+        owner?: {
+            kind: Owned;
+            param: string;
+            /**
+             * Whether this request carries something judged before the handler (a header, a body). When
+             * false the check is left to the handler, whose statement filters by account. Always, without it.
+             */
+            judged?: (request: Hapi.Request) => boolean;
+        };
     }
 }
 
@@ -62,7 +72,7 @@ export const ownedFirst = (routes: Hapi.ServerRoute[]): Hapi.ServerRoute[] =>
 export const registerOwnership = (server: Hapi.Server, ownership: OwnershipService): void => {
     server.ext('onCredentials', async (request, h) => {
         const owner = request.route.settings.plugins?.owner;
-        if (!owner) {
+        if (!owner || owner.judged?.(request) === false) {
             return h.continue;
         }
 

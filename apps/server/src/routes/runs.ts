@@ -95,7 +95,12 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
             validate: { params: workflowParams, headers: idempotencyHeaders },
             response: { status: { 202: enqueued } },
-            plugins: { owner: { kind: 'workflow', param: 'workflowId' }, openapi: { status: 202, errors: [409, 422] } }
+            // The run's INSERT filters by account (404 for another's id, as for an unknown one): only a
+            // request with an Idempotency-Key, judged first, has its owner checked before.
+            plugins: {
+                owner: { kind: 'workflow', param: 'workflowId', judged: (request) => request.headers['idempotency-key'] !== undefined },
+                openapi: { status: 202, errors: [409, 422] }
+            }
         },
         handler: idempotent(services.idempotency, async (request, h) => {
             const run = await services.runs.enqueue(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
