@@ -20,7 +20,7 @@ const KILL_AFTER = 40;
 /** The issue's settings, with short waits between tries so that 160 refused rows fail quickly. */
 const WORKER_ENV = { SMTP_CONNECTIONS: String(CONNECTIONS), SMTP_RETRY_FOR_MS: '3000', SMTP_RETRY_ATTEMPTS: '2', SMTP_RETRY_DELAY_MS: '10' };
 
-type Run = RunJson & { result: { possiblyDuplicated?: number }; retryOf?: string };
+type Run = RunJson & { result: { possiblyDuplicated?: number; unknownOutcome?: number }; retryOf?: string };
 
 interface Client {
     enqueue(workflowId: string): Promise<string>;
@@ -116,6 +116,22 @@ const killRefuseRetry = async (rederive: boolean) => {
         expect(failed.result.possiblyDuplicated).toBe(CONNECTIONS);
         expect(failed.result.emailsSent).toBe(beforeKill);
         expect(relay.messages).toHaveLength(beforeKill + CONNECTIONS);
+        // The held e-mails arrived, whatever their second copies were answered: the run counts them
+        // apart, neither sent nor failed, and its node's error does not name them among the failures.
+        const unknown = relay.messages.slice(beforeKill).map((m) => recipients.indexOf(m.to[0] ?? ''));
+        expect(unknown.filter((index) => index < 0)).toEqual([]);
+        const refused = ROWS - beforeKill - CONNECTIONS;
+        expect(failed.result.unknownOutcome).toBe(CONNECTIONS);
+        expect(send(failed).output).toMatchObject({ emailsSent: beforeKill, unknownOutcome: CONNECTIONS });
+        const error = send(failed).error ?? '';
+        const [failures = '', maybe = ''] = error.split(`. ${CONNECTIONS} more may have arrived`);
+        expect(failures).toMatch(new RegExp(`^${refused} of ${ROWS} e-mails failed: #\\d+: `));
+        expect(maybe, error).toMatch(/^ and are not counted as failed \(/);
+        for (const index of unknown) {
+            expect(failures).not.toContain(`#${index}:`);
+            expect(maybe).toContain(`#${index}`);
+        }
+
 
         // The relay recovers; the run is retried.
         relay.failNext(0);
@@ -138,6 +154,7 @@ const killRefuseRetry = async (rederive: boolean) => {
         expect(retried.result.emailsSent).toBe(fromRetry.length);
         // The retry says what it left out, and why.
         expect(send(retried).output).toMatchObject({ emailsSent: fromRetry.length, unknownOutcome: CONNECTIONS });
+        expect(retried.result.unknownOutcome).toBe(CONNECTIONS);
 
         if (!rederive) {
             const again = await client.retry(runId);

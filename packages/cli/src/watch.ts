@@ -35,10 +35,18 @@ const aiProgress = (node: RunNode): string | null => {
     return node.type === 'AI' && done !== null ? `${done}/${figure(output, 'aiTotal') ?? '?'} replies` : null;
 };
 
+const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+
+/** An OUTPUT node's e-mails whose outcome is unknown (its error, when it failed, says so in full). */
+const unknownNote = (node: RunNode): string | null => {
+    const count = node.type === 'OUTPUT' ? figure(node.output as Figures, 'unknownOutcome') : null;
+    return count ? `${plural(count, 'e-mail', 'e-mails')} may have arrived, not counted` : null;
+};
+
 export const nodeLine = (io: Io, node: RunNode): string => {
     const cost = node.type === 'AI' ? aiCost(node.output as Figures) : null;
     if (node.status === 'SUCCESS') {
-        return `${green(io, '✓')} ${nodeLabel(node)} ${dim(io, [took(node.startedAt, node.completedAt), cost].filter(Boolean).join(' · '))}`.trimEnd();
+        return `${green(io, '✓')} ${nodeLabel(node)} ${dim(io, [took(node.startedAt, node.completedAt), cost, unknownNote(node)].filter(Boolean).join(' · '))}`.trimEnd();
     }
 
     if (node.status === 'FAILED') {
@@ -61,6 +69,30 @@ export const resultLine = (run: Run): string => {
         : 'no result';
     const duration = took(run.startedAt ?? run.triggeredAt, run.completedAt);
     return inline(`${run.status}${duration ? ` in ${duration}` : ''} · ${counts} · ${run.runId}`);
+};
+
+/**
+ * What a run's figures say of e-mails an interruption (or an answer that never came) left uncertain,
+ * in words: the figures alone (`possiblyDuplicated`, `unknownOutcome`) mean nothing to most readers.
+ */
+export const resultNotes = (run: Run): string[] => {
+    const result = run.result as Figures;
+    const twice = figure(result, 'possiblyDuplicated');
+    const unknown = figure(result, 'unknownOutcome');
+    const notes: string[] = [];
+    if (twice) {
+        notes.push(`${plural(twice, 'e-mail', 'e-mails')} may have been delivered twice: sent again after a copy went unanswered, with the same Message-ID`);
+    }
+
+    if (unknown) {
+        notes.push(
+            run.retryOf
+                ? `${plural(unknown, 'e-mail was', 'e-mails were')} not retried: ${unknown === 1 ? 'it' : 'they'} may already have arrived`
+                : `${plural(unknown, 'e-mail', 'e-mails')} may have arrived though the answer was lost: counted neither as sent nor as failed, and a retry does not send ${unknown === 1 ? 'it' : 'them'}`
+        );
+    }
+
+    return notes.map((note) => `  ${inline(note)}`);
 };
 
 interface Display {
@@ -177,6 +209,9 @@ export const watchRun = async (ctx: Ctx, api: Flowctl, runId: string, options: W
         io.out(JSON.stringify(run, null, 2));
     } else {
         io.out(run.status === 'SUCCESS' ? `${green(io, '✓')} ${resultLine(run)}` : `${red(io, '✗')} ${resultLine(run)}`);
+        for (const note of resultNotes(run)) {
+            io.out(note);
+        }
     }
 
     if (run.status !== 'SUCCESS') {

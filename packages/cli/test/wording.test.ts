@@ -142,6 +142,54 @@ graph:
     });
 });
 
+describe("a run's uncertain e-mails, in words", () => {
+    const TWICE = '8 e-mails may have been delivered twice: sent again after a copy went unanswered, with the same Message-ID';
+    const MAYBE = '8 e-mails may have arrived though the answer was lost: counted neither as sent nor as failed, and a retry does not send them';
+    const figures = { totalRows: 200, filteredOut: 0, emailsSent: 40, possiblyDuplicated: 8, unknownOutcome: 8 };
+
+    it('runs get and runs watch say how many e-mails may have arrived twice, and how many may have arrived at all', async () => {
+        const run = { ...failedRun('152 of 200 e-mails failed'), result: figures };
+        const api = await hostileApi({ run });
+        try {
+            for (const args of [['runs', 'get', RUN_ID], ['runs', 'watch', RUN_ID]]) {
+                const got = await flowctl(args, api.cli);
+                expect(got.stdout).toContain('40 e-mails sent');
+                expect(got.stdout).toContain(`\n  ${TWICE}\n`);
+                expect(got.stdout).toContain(`\n  ${MAYBE}\n`);
+            }
+
+            const json = await flowctl(['--json', 'runs', 'get', RUN_ID], api.cli);
+            expect(json.json.result).toEqual(figures);
+        } finally {
+            await api.close();
+        }
+    });
+
+    it('a retry says which e-mails it did not send, and why', async () => {
+        const run = { ...failedRun('x'), status: 'SUCCESS', retryOf: 'run_bbbbbbbbbbbbbbbbbbbb', result: { totalRows: 0, filteredOut: 0, emailsSent: 152, unknownOutcome: 1 } };
+        const api = await hostileApi({ run });
+        try {
+            const got = await flowctl(['runs', 'get', RUN_ID], api.cli);
+            expect(got.stdout).toContain('\n  1 e-mail was not retried: it may already have arrived\n');
+            expect(got.stdout).not.toContain('delivered twice');
+        } finally {
+            await api.close();
+        }
+    });
+
+    it('figures that are not numbers are not shown', async () => {
+        const run = { ...failedRun('x'), result: { ...figures, possiblyDuplicated: '8\u001b[2J', unknownOutcome: '\u202E8' } };
+        const api = await hostileApi({ run });
+        try {
+            const got = await flowctl(['runs', 'get', RUN_ID], api.cli);
+            expect(got.code, got.stderr).toBe(0);
+            expect(got.stdout).not.toMatch(/delivered twice|may have arrived|[\u001b\u202E]/);
+        } finally {
+            await api.close();
+        }
+    });
+});
+
 const WORKFLOW_ID = 'wf_aaaaaaaaaaaaaaaaaaaa';
 const RUN_ID = 'run_aaaaaaaaaaaaaaaaaaaa';
 const AT = '2026-01-01T00:00:00.000Z';

@@ -79,7 +79,7 @@ export type Row = Record<string, CellValue>;
 
 /**
  * What a node produced. DATA_SOURCE `{rows, count}`, FILTER `{items, count}`, AI one key per declared output,
- * OUTPUT `{emailsSent}`, TRIGGER `{}`.
+ * OUTPUT `{emailsSent}` (and `unknownOutcome`, see RunResult), TRIGGER `{}`.
  */
 export type NodeOutput = Record<string, unknown>;
 
@@ -97,6 +97,11 @@ export interface RunResult {
     totalRows: number;
     filteredOut: number;
     emailsSent: number;
+    /**
+     * Present when some e-mails' outcome is unknown (see Ports.sendMail): they may have arrived, so they
+     * are counted neither as sent nor as failed.
+     */
+    unknownOutcome?: number;
     /** Present once an AI node ran: model calls made for the run, and the tokens their replies reported. */
     aiCalls?: number;
     aiPromptTokens?: number;
@@ -175,10 +180,13 @@ export interface Ports {
     /**
      * Resolves once the transport accepted the message (or had already accepted it for this key).
      * Resolves `false` when the element was delivered by another run (the one a retry retries): it is
-     * not sent and not counted in this run's `emailsSent`.
+     * not sent and not counted in this run's `emailsSent`. Resolves `'unknown'` when the element's
+     * outcome is unknown and stays so: a copy of it went out and its answer was never read (before a
+     * crash, say), and no later copy was accepted (the server refused it, or it was not sent as it
+     * could arrive twice). The node counts it as `unknownOutcome`, not as a failure: it may have arrived.
      */
     // biome-ignore lint/suspicious/noConfusingVoidType: a port that delivered resolves with nothing, as before
-    sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void | false>;
+    sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void | false | 'unknown'>;
     /** How many sendMail calls an OUTPUT node may have in flight at once (default 1: one after another). */
     mailConcurrency?: number;
 }

@@ -57,6 +57,11 @@ const runDetail = Joi.object({
             .description(
                 'Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies'
             ),
+        unknownOutcome: Joi.number()
+            .integer()
+            .description(
+                "Present when some e-mails' outcome is unknown: a copy went out and its answer was never read (a worker died, an answer timed out) and no later copy was accepted, or (in a retry) such e-mails were left out. They may have arrived, so they are counted neither in emailsSent nor as failures, and no retry sends them; each OUTPUT node's output counts its own as unknownOutcome"
+            ),
         aiCalls: Joi.number().integer().description('Present once an AI node ran: language-model calls made for the run (a reply asked again counts twice)'),
         aiPromptTokens: Joi.number().integer().description("Present once an AI node ran: prompt tokens, as the replies' usage reported them"),
         aiCompletionTokens: Joi.number().integer().description("Present once an AI node ran: completion tokens, as the replies' usage reported them")

@@ -29,17 +29,19 @@ export interface DeliveryState {
     status: DeliveryStatus;
     /** The attempt at the run that wrote the intent. */
     attempt: string | null;
+    /** A copy went out again after one whose answer was never read: the element may have arrived. */
+    resent: boolean;
 }
 
 /** What earlier attempts of the run left per element of one node. */
 export const deliveryStates = async (db: Queryable, runId: string, nodeId: string): Promise<Map<number, DeliveryState>> => {
-    const rows = await prepared<{ element_index: number; status: DeliveryStatus; attempt: string | null }>(
+    const rows = await prepared<{ element_index: number; status: DeliveryStatus; attempt: string | null; resent: boolean }>(
         db,
         'flowctl_deliveries_states',
-        'SELECT element_index, status, attempt FROM deliveries WHERE run_id = $1 AND node_id = $2',
+        'SELECT element_index, status, attempt, resent FROM deliveries WHERE run_id = $1 AND node_id = $2',
         [runId, nodeId]
     );
-    return new Map(rows.map((row) => [row.element_index, { status: row.status, attempt: row.attempt }]));
+    return new Map(rows.map((row) => [row.element_index, { status: row.status, attempt: row.attempt, resent: row.resent }]));
 };
 
 /**
@@ -104,17 +106,23 @@ export interface DeliveryCounts {
     sent: number;
     /** Elements sent again after a crash hid whether the first send was accepted. */
     possiblyDuplicated: number;
+    /**
+     * Elements whose outcome is unknown: left under way (SENDING) by an attempt that died, or sent
+     * again after such a copy and then refused, as the first copy may have arrived.
+     */
+    unknown: number;
 }
 
 export const deliveryCounts = async (db: Queryable, runId: string): Promise<DeliveryCounts> => {
-    const row = await preparedOne<{ sent: number; possibly_duplicated: number }>(
+    const row = await preparedOne<{ sent: number; possibly_duplicated: number; unknown: number }>(
         db,
         'flowctl_deliveries_counts',
-        `SELECT count(*) FILTER (WHERE status = 'SENT')::int AS sent, count(*) FILTER (WHERE resent)::int AS possibly_duplicated
+        `SELECT count(*) FILTER (WHERE status = 'SENT')::int AS sent, count(*) FILTER (WHERE resent)::int AS possibly_duplicated,
+                count(*) FILTER (WHERE status = 'SENDING' OR (resent AND status = 'FAILED'))::int AS unknown
          FROM deliveries WHERE run_id = $1`,
         [runId]
     );
-    return { sent: row?.sent ?? 0, possiblyDuplicated: row?.possibly_duplicated ?? 0 };
+    return { sent: row?.sent ?? 0, possiblyDuplicated: row?.possibly_duplicated ?? 0, unknown: row?.unknown ?? 0 };
 };
 
 export interface RetryRow {

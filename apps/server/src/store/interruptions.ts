@@ -108,15 +108,20 @@ export const chainDeliveries = (db: Queryable, originRunId: string, runId: strin
         [originRunId, runId, nodeId]
     );
 
-/** E-mails recorded as accepted, per OUTPUT node of a run. */
-export const sentByNode = async (db: Queryable, runId: string): Promise<Map<string, number>> => {
-    const rows = await prepared<{ node_id: string; sent: number }>(
+/**
+ * Per OUTPUT node of a run: e-mails recorded as accepted, and those whose outcome is unknown (left
+ * under way by an attempt that died, or sent again after such a copy and then refused).
+ */
+export const sentByNode = async (db: Queryable, runId: string): Promise<Map<string, { sent: number; unknown: number }>> => {
+    const rows = await prepared<{ node_id: string; sent: number; unknown: number }>(
         db,
         'flowctl_interruptions_sentByNode',
-        "SELECT node_id, count(*)::int AS sent FROM deliveries WHERE run_id = $1 AND status = 'SENT' GROUP BY node_id",
+        `SELECT node_id, count(*) FILTER (WHERE status = 'SENT')::int AS sent,
+                count(*) FILTER (WHERE status = 'SENDING' OR (resent AND status = 'FAILED'))::int AS unknown
+         FROM deliveries WHERE run_id = $1 GROUP BY node_id`,
         [runId]
     );
-    return new Map(rows.map((row) => [row.node_id, row.sent]));
+    return new Map(rows.map((row) => [row.node_id, { sent: row.sent, unknown: row.unknown }]));
 };
 
 /** Elements of a run whose outcome was never recorded, with the attempt that wrote each intent. */

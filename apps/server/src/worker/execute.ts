@@ -73,9 +73,10 @@ const rowCount = (summary: unknown): number => {
 
 /** The result of a run that ends without its execution's figures: what its nodes and deliveries recorded. */
 const recordedResult = async (db: WorkerEnv['db'], runId: string, nodes: NodeRow[], types: Map<string, string>): Promise<RecordedResult> => {
-    const { sent, possiblyDuplicated } = await deliveryCounts(db, runId);
+    const { sent, possiblyDuplicated, unknown } = await deliveryCounts(db, runId);
     const totalRows = nodes.filter((row) => types.get(row.node_id) === 'DATA_SOURCE').reduce((sum, row) => sum + rowCount(row.summary), 0);
-    return withDuplicates({ totalRows, filteredOut: 0, emailsSent: sent }, possiblyDuplicated);
+    // E-mails left under way by the attempt that died are no failures: they may have arrived.
+    return withDuplicates({ totalRows, filteredOut: 0, emailsSent: sent, ...(unknown > 0 ? { unknownOutcome: unknown } : {}) }, possiblyDuplicated);
 };
 
 /** `possiblyDuplicated` appears only when a crash made an e-mail's fate unknown and it was sent again. */
@@ -103,7 +104,9 @@ const endUnexecuted = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, s
     const nodes: NodeRow[] = [...rows, ...unrecorded]
         .filter((row) => row.status === 'RUNNING' || row.status === 'PENDING')
         .map((row) => {
-            const figures = types.get(row.node_id) === 'OUTPUT' ? { emailsSent: sent.get(row.node_id) ?? 0 } : null;
+            const counts = sent.get(row.node_id);
+            // E-mails left under way may have arrived: counted apart, as the node's retry leaves them out.
+            const figures = types.get(row.node_id) === 'OUTPUT' ? { emailsSent: counts?.sent ?? 0, ...(counts?.unknown ? { unknownOutcome: counts.unknown } : {}) } : null;
             return { ...row, status: 'FAILED', error: why, completed_at: new Date().toISOString(), output: figures, ...(figures ? { summary: figures } : {}) };
         });
     const result = await recordedResult(env.db, run.id, rows, types);
@@ -424,16 +427,6 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
         status: outcome.status,
         result,
         error: runError(outcome),
-        nodes: await writer.finalRows(rederived ? withUnknownOutcomes(outcome.nodes, ports.unknownOutcomes()) : outcome.nodes)
+        nodes: await writer.finalRows(outcome.nodes)
     };
 };
-
-/**
- * A retry that executed the graph again: each OUTPUT node's output says how many rows it left out
- * because another run of the chain sent a copy with an unknown outcome (see resendFailed's).
- */
-const withUnknownOutcomes = (nodes: NodeState[], unknown: Map<string, number>): NodeState[] =>
-    nodes.map((state) => {
-        const count = unknown.get(state.nodeId);
-        return count && state.type === 'OUTPUT' && state.output ? { ...state, output: { ...state.output, unknownOutcome: count } } : state;
-    });

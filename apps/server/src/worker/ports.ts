@@ -90,8 +90,6 @@ export interface RunPorts extends Ports {
     settle(): Promise<void>;
     /** E-mails this attempt sent again after a copy went out unanswered. */
     resends(): number;
-    /** Per node, elements not sent because another run of the chain sent a copy with an unknown outcome. */
-    unknownOutcomes(): Map<string, number>;
 }
 
 /**
@@ -105,7 +103,8 @@ export interface RunPorts extends Ports {
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const states = new Map<string, Promise<Map<number, Earlier>>>();
     const sent = new Map<string, number>();
-    const unknown = new Map<string, number>();
+    /** Elements an earlier attempt already sent again after an unanswered copy (journalKey). */
+    const resentBefore = new Set<string>();
     let resends = 0;
     const log = new DeliveryLog(
         (outcomes, intents) =>
@@ -166,7 +165,11 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     /** What earlier attempts did with each element of a node, with their notes if they are here. */
     const earlierFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
         const earlier = new Map<number, Earlier>();
-        for (const [index, { status, attempt }] of await deliveryStates(env.db, run.id, nodeId)) {
+        for (const [index, { status, attempt, resent }] of await deliveryStates(env.db, run.id, nodeId)) {
+            if (resent) {
+                resentBefore.add(journalKey(nodeId, index));
+            }
+
             if (status !== 'SENDING') {
                 earlier.set(index, status);
                 continue;
@@ -306,8 +309,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             }
 
             if (earlier === 'MAYBE') {
-                unknown.set(key.nodeId, (unknown.get(key.nodeId) ?? 0) + 1);
-                return false;
+                return 'unknown';
             }
 
             if (earlier === 'SENT') {
@@ -342,7 +344,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             };
             run.signal.addEventListener('abort', stopSending);
             ctx.signal.addEventListener('abort', stopWaiting);
-            let flagged = earlier === 'UNKNOWN';
+            // A copy of it went out and its answer was never read (now, or in an earlier attempt).
+            let flagged = earlier === 'UNKNOWN' || resentBefore.has(journalKey(key.nodeId, key.index));
             const onTransmit = async ({ again }: { again: boolean }) => {
                 if (again && !flagged) {
                     // Recorded before the copy goes out, so that no crash can hide it.
@@ -373,8 +376,15 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 run.journal.accepted(key.nodeId, key.index);
             } catch (err) {
                 // Held back, it was not sent (the journal says so); given up under way, it may have been accepted.
-                if (!held && !stop.signal.aborted) {
+                const refused = !held && !stop.signal.aborted;
+                if (refused) {
                     log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                }
+
+                // Refusing this copy says nothing of the one whose answer was never read: it may have
+                // arrived, so the element is no failure to count, nor one for a retry to send.
+                if (refused && flagged) {
+                    return 'unknown';
                 }
 
                 throw err;
@@ -400,8 +410,6 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             await log.settle();
         },
 
-        resends: () => resends,
-
-        unknownOutcomes: () => unknown
+        resends: () => resends
     };
 };

@@ -1,4 +1,4 @@
-import { errorMessage, type ExecuteOptions, type Graph, type NodeState, type RunOutcome } from '@flowctl/engine';
+import { errorMessage, type ExecuteOptions, type Graph, type NodeState, type RunOutcome, type RunResult } from '@flowctl/engine';
 
 import type { RetryRow } from '../store/deliveries.js';
 
@@ -8,7 +8,8 @@ const LISTED_FAILURES = 10;
  * A retry run (POST …/runs/{runId}/retry): instead of executing the graph again, it sends the e-mails
  * that failed in the retried run, exactly as they were rendered then, under the same element indexes.
  * Its OUTPUT nodes report what they sent, and as `unknownOutcome` how many rows they left out because
- * a copy with an unknown outcome may have arrived (`unknown`, by node); every other node is SKIPPED. Same
+ * a copy with an unknown outcome may have arrived (`unknown`, by node), with those whose outcome became
+ * unknown as this run sent them (no failures either); every other node is SKIPPED. Same
  * contract as executeRun, so the worker treats it like any run (leases, cancel, hand-back, watchdog,
  * delivery records).
  */
@@ -20,8 +21,12 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
         byNode.set(row.node_id, [...(byNode.get(row.node_id) ?? []), row]);
     }
 
-    const result = { totalRows: 0, filteredOut: 0, emailsSent: 0 };
-    const leftOut = (nodeId: string) => (unknown.has(nodeId) ? { unknownOutcome: unknown.get(nodeId) } : {});
+    const leftOutTotal = [...unknown.values()].reduce((sum, n) => sum + n, 0);
+    const result: RunResult = { totalRows: 0, filteredOut: 0, emailsSent: 0, ...(leftOutTotal > 0 ? { unknownOutcome: leftOutTotal } : {}) };
+    const leftOut = (nodeId: string, more = 0) => {
+        const count = (unknown.get(nodeId) ?? 0) + more;
+        return count > 0 ? { unknownOutcome: count } : {};
+    };
     const states: NodeState[] = graph.nodes.map((node) => ({
         nodeId: node.id,
         type: node.type,
@@ -50,6 +55,8 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
         Object.assign(state, { status: 'RUNNING', startedAt: new Date() });
         await notify(state);
         let sent = 0;
+        /** Sent by this run, and whose outcome became unknown (see Ports.sendMail). */
+        let maybe = 0;
         const failures: string[] = [];
         for (const row of items) {
             if (signal?.aborted) {
@@ -58,7 +65,13 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
             }
 
             try {
-                await ports.sendMail(row.content, { nodeId: row.node_id, index: row.element_index }, { nodeId: row.node_id, signal: signal ?? new AbortController().signal });
+                const answer = await ports.sendMail(row.content, { nodeId: row.node_id, index: row.element_index }, { nodeId: row.node_id, signal: signal ?? new AbortController().signal });
+                if (answer === 'unknown') {
+                    maybe++;
+                    result.unknownOutcome = (result.unknownOutcome ?? 0) + 1;
+                    continue;
+                }
+
                 sent++;
                 result.emailsSent++;
             } catch (err) {
@@ -74,9 +87,9 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
         const error = cancelled
             ? `run cancelled after ${sent} of ${items.length} e-mails retried`
             : failures.length > 0
-              ? `${failures.length} of ${items.length} retried e-mails failed again: ${failures.slice(0, LISTED_FAILURES).join('; ')}${failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : ''}`
+              ? `${failures.length} of ${items.length} retried e-mails failed again: ${failures.slice(0, LISTED_FAILURES).join('; ')}${failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : ''}${maybe > 0 ? `. ${maybe} more may have arrived and are not counted as failed (a copy went out but its answer was never read)` : ''}`
               : null;
-        Object.assign(state, { status: error ? 'FAILED' : 'SUCCESS', error, completedAt: new Date(), output: { emailsSent: sent, ...leftOut(state.nodeId) } });
+        Object.assign(state, { status: error ? 'FAILED' : 'SUCCESS', error, completedAt: new Date(), output: { emailsSent: sent, ...leftOut(state.nodeId, maybe) } });
         await notify(state);
     }
 

@@ -8,7 +8,7 @@ import { CliError, EXIT } from '../errors.js';
 import { bold, dim, emit, green, type Io, table } from '../io.js';
 import { findWorkflow, orNotFound } from '../resolve.js';
 import { inline, message } from '../visible.js';
-import { nodeLine, resultLine, watchRun } from '../watch.js';
+import { nodeLine, resultLine, resultNotes, watchRun } from '../watch.js';
 import { examples } from './help.js';
 
 const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
@@ -17,7 +17,7 @@ const runLines = (io: Io, run: Run): string[] => [
     `${bold(io, inline(run.runId))} of ${inline(`${run.workflowId}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
     `${dim(io, inline(`enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`))}`,
     ...run.nodes.map((node) => `  ${nodeLine(io, node)}`),
-    ...(run.completedAt ? [resultLine(run)] : [`watch it: flowctl runs watch ${run.runId}`])
+    ...(run.completedAt ? [resultLine(run), ...resultNotes(run)] : [`watch it: flowctl runs watch ${run.runId}`])
 ];
 
 export const register: Register = (program, ctx) => {

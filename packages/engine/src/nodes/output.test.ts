@@ -28,6 +28,36 @@ describe('OUTPUT', () => {
         expect(outcome.result.emailsSent).toBe(2);
     });
 
+    it('counts an element whose outcome the ports report unknown apart: neither sent nor failed', async () => {
+        const ports = fakePorts({
+            rows: { 'up-1': rows('a@example.com', 'b@example.com', 'c@example.com', 'd@example.com') },
+            beforeSend: (message) => {
+                if (message.to === 'd@example.com') throw new Error('550 mailbox unavailable');
+            }
+        });
+        const send = ports.sendMail;
+        ports.sendMail = async (message, key, ctx) => (key.index === 1 || key.index === 2 ? 'unknown' : send(message, key, ctx));
+        const outcome = await executeRun(mailGraph(), { ports });
+        expect(node(outcome, 'mail')).toMatchObject({
+            status: 'FAILED',
+            output: { emailsSent: 1, unknownOutcome: 2 },
+            error:
+                '1 of 4 e-mails failed: #3: the mail transport rejected it: 550 mailbox unavailable. 2 more may have arrived and are not counted as failed ' +
+                '(a copy went out but its answer was never read, before an interruption or a timeout; a retry does not send them): #1, #2'
+        });
+        expect(outcome.result).toMatchObject({ emailsSent: 1, unknownOutcome: 2 });
+    });
+
+    it('does not fail for elements whose outcome is unknown alone, but says how many there are', async () => {
+        const ports = fakePorts({ rows: { 'up-1': rows('a@example.com', 'b@example.com'), 'up-2': [] } });
+        const send = ports.sendMail;
+        ports.sendMail = async (message, key, ctx) => (key.index === 0 ? 'unknown' : send(message, key, ctx));
+        const outcome = await executeRun(mailGraph(), { ports });
+        expect(node(outcome, 'mail')).toMatchObject({ status: 'SUCCESS', error: null, output: { emailsSent: 1, unknownOutcome: 1 } });
+        expect(outcome.status).toBe('SUCCESS');
+        expect(outcome.result).toMatchObject({ emailsSent: 1, unknownOutcome: 1 });
+    });
+
     it('sends the valid e-mails and fails the node naming each failed element', async () => {
         const ports = fakePorts({
             rows: { 'up-1': rows('a@example.com', 'bob@', 'c@example.com', null, '  d@example.com ', 'e@example.com', 'Eve <e@x.com>') },

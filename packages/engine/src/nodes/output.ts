@@ -2,7 +2,7 @@ import { emailAddressProblem } from '../email.js';
 import { errorMessage, TemplateError } from '../errors.js';
 import { compileTemplate } from '../templates/index.js';
 import { quote } from '../text.js';
-import type { OutputData } from '../types.js';
+import type { NodeOutput, OutputData } from '../types.js';
 import { itemScope, type NodeHandler, NodeFailure, RunCancelled, resolveArray } from './context.js';
 
 const LISTED_FAILURES = 10;
@@ -17,7 +17,8 @@ interface ElementFailure {
 /**
  * One e-mail per element. A bad recipient or a transport rejection fails that element only; the
  * others are still sent, then the node fails naming the failed elements (0-based indexes, the same
- * as the delivery keys). Up to `ports.mailConcurrency` e-mails are in flight at once, each element
+ * as the delivery keys). An element whose outcome the port says is unknown is no failure: it may
+ * have arrived, so the node counts and names it apart (`unknownOutcome`), and it alone fails no node. Up to `ports.mailConcurrency` e-mails are in flight at once, each element
  * keeping its own index, so a slow mail server costs its latency once per batch, not per e-mail.
  */
 export const runOutput: NodeHandler = async (node, ctx) => {
@@ -27,6 +28,8 @@ export const runOutput: NodeHandler = async (node, ctx) => {
     const subject = compileTemplate(data.subject);
     const body = compileTemplate(data.body);
     const failures: ElementFailure[] = [];
+    /** Indexes of elements whose outcome is unknown. */
+    const unknown: number[] = [];
     const total = elements.length;
     let sent = 0;
     /** Elements whose outcome is known. */
@@ -59,7 +62,13 @@ export const runOutput: NodeHandler = async (node, ctx) => {
             return;
         }
         try {
-            if ((await ctx.ports.sendMail(message, { nodeId: node.id, index: i }, ctx.port)) === false) {
+            const answer = await ctx.ports.sendMail(message, { nodeId: node.id, index: i }, ctx.port);
+            if (answer === 'unknown') {
+                unknown.push(i);
+                ctx.result.unknownOutcome = (ctx.result.unknownOutcome ?? 0) + 1;
+            }
+
+            if (answer === false || answer === 'unknown') {
                 done++;
                 return;
             }
@@ -92,24 +101,37 @@ export const runOutput: NodeHandler = async (node, ctx) => {
 
     // Set by the lanes, which TypeScript does not follow.
     const stopped = halt as Halt | null;
-    if (stopped === 'cancelled') throw cancelled(done, total, sent);
+    const output = unknown.length > 0 ? { emailsSent: sent, unknownOutcome: unknown.length } : { emailsSent: sent };
+    if (stopped === 'cancelled') throw cancelled(done, total, sent, output);
     if (stopped !== null && 'bug' in stopped) throw stopped.bug;
-    if (stopped !== null) throw new NodeFailure(`element #${stopped.index}: ${stopped.error.message}`, { emailsSent: sent });
-    if (failures.length > 0) throw new NodeFailure(describeFailures(failures, total), { emailsSent: sent });
-    return { emailsSent: sent };
+    if (stopped !== null) throw new NodeFailure(`element #${stopped.index}: ${stopped.error.message}`, output);
+    if (failures.length > 0) throw new NodeFailure(describeFailures(failures, unknown, total), output);
+    return output;
 };
 
 function oneLine(text: string): string {
     return text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]+/g, ' ') : text;
 }
 
-function cancelled(done: number, total: number, sent: number): RunCancelled {
-    return new RunCancelled(`run cancelled after ${done} of ${total} e-mails (${sent} sent)`, { emailsSent: sent });
+function cancelled(done: number, total: number, sent: number, output: NodeOutput): RunCancelled {
+    return new RunCancelled(`run cancelled after ${done} of ${total} e-mails (${sent} sent)`, output);
 }
 
-function describeFailures(failures: ElementFailure[], total: number): string {
+function describeFailures(failures: ElementFailure[], unknown: number[], total: number): string {
     failures.sort((a, b) => a.index - b.index);
     const listed = failures.slice(0, LISTED_FAILURES).map((f) => `#${f.index}: ${f.reason}`);
     const more = failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : '';
-    return `${failures.length} of ${total} e-mails failed: ${listed.join('; ')}${more}`;
+    return `${failures.length} of ${total} e-mails failed: ${listed.join('; ')}${more}${describeUnknown(unknown)}`;
+}
+
+/** Said after the failures, apart from them: a user who counts what to send again must not count these. */
+function describeUnknown(unknown: number[]): string {
+    if (unknown.length === 0) return '';
+    unknown.sort((a, b) => a - b);
+    const listed = unknown.slice(0, LISTED_FAILURES).map((index) => `#${index}`);
+    const more = unknown.length > LISTED_FAILURES ? ` and ${unknown.length - LISTED_FAILURES} more` : '';
+    return (
+        `. ${unknown.length} more may have arrived and are not counted as failed ` +
+        `(a copy went out but its answer was never read, before an interruption or a timeout; a retry does not send them): ${listed.join(', ')}${more}`
+    );
 }

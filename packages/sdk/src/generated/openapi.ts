@@ -5609,6 +5609,8 @@ export interface operations {
                             /** @description Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies */
                             possiblyDuplicated?: number;
                             totalRows: number;
+                            /** @description Present when some e-mails' outcome is unknown: a copy went out and its answer was never read (a worker died, an answer timed out) and no later copy was accepted, or (in a retry) such e-mails were left out. They may have arrived, so they are counted neither in emailsSent nor as failures, and no retry sends them; each OUTPUT node's output counts its own as unknownOutcome */
+                            unknownOutcome?: number;
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
@@ -5811,6 +5813,8 @@ export interface operations {
                             /** @description Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies */
                             possiblyDuplicated?: number;
                             totalRows: number;
+                            /** @description Present when some e-mails' outcome is unknown: a copy went out and its answer was never read (a worker died, an answer timed out) and no later copy was accepted, or (in a retry) such e-mails were left out. They may have arrived, so they are counted neither in emailsSent nor as failures, and no retry sends them; each OUTPUT node's output counts its own as unknownOutcome */
+                            unknownOutcome?: number;
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
@@ -5894,6 +5898,8 @@ export interface operations {
                             /** @description Present when a worker died between an e-mail being accepted and its record: such e-mails were sent again with the same Message-ID (receivers that deduplicate drop them); this many recipients may have two copies */
                             possiblyDuplicated?: number;
                             totalRows: number;
+                            /** @description Present when some e-mails' outcome is unknown: a copy went out and its answer was never read (a worker died, an answer timed out) and no later copy was accepted, or (in a retry) such e-mails were left out. They may have arrived, so they are counted neither in emailsSent nor as failures, and no retry sends them; each OUTPUT node's output counts its own as unknownOutcome */
+                            unknownOutcome?: number;
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
