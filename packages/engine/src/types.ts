@@ -155,6 +155,12 @@ export interface AiAnswer {
     calls?: number;
     /** True when this is a reply recorded by an earlier attempt for the same request: no call was made. */
     recorded?: boolean;
+    /**
+     * True when the port declined to ask the model now (a preview asks only for the elements the
+     * e-mails it shows need): nothing was paid, `reply` is ignored, the element's declared fields are
+     * `null`, and the node counts it in its `aiNotAsked` output.
+     */
+    deferred?: boolean;
 }
 
 export interface PortContext {

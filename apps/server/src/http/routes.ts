@@ -5,6 +5,7 @@ import { accountRoutes } from '../routes/accounts.js';
 import { googleRoutes } from '../routes/google.js';
 import { metricsRoutes } from '../routes/metrics.js';
 import { openApiRoutes } from '../routes/openapi.js';
+import { previewRoutes } from '../routes/preview.js';
 import { runRoutes } from '../routes/runs.js';
 import { settingsRoutes } from '../routes/settings.js';
 import { systemRoutes } from '../routes/system.js';
@@ -26,5 +27,6 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] =>
     ...uploadRoutes(ctx, services),
     ...workflowRoutes(services),
     ...runRoutes(services),
+    ...previewRoutes(services),
     ...googleRoutes(services)
     ]);

@@ -27,7 +27,7 @@ const name = Joi.string()
 
 // The envelope only: what is inside nodes and edges is checked by the engine's validateGraph(),
 // which reports every problem at once with its path.
-const graph = Joi.object({
+export const graph = Joi.object({
     nodes: Joi.array()
         .items(Joi.any().description('{id, type, data}: see the node types'))
         .max(MAX_NODES)

@@ -4,9 +4,11 @@ import { createGoogleService, type GoogleService } from './google.js';
 import { type ApiTokensService, createApiTokensService } from './api-tokens.js';
 import { createIdempotencyService, type IdempotencyService } from './idempotency.js';
 import { createOwnershipService, type OwnershipService } from './ownership.js';
+import { createPreviewService, type PreviewService } from './preview.js';
 import { createRunsService, type RunsService } from './runs.js';
 import { createUploadsService, type UploadsService } from './uploads.js';
 import { createWorkflowsService, type WorkflowsService } from './workflows.js';
+import { runDeps } from '../worker/deps.js';
 
 /** The rules of the service. Routes stay thin and call these; these call the store. */
 export type Services = {
@@ -15,6 +17,7 @@ export type Services = {
     apiTokens: ApiTokensService;
     idempotency: IdempotencyService;
     ownership: OwnershipService;
+    preview: PreviewService;
     runs: RunsService;
     uploads: UploadsService;
     workflows: WorkflowsService;
@@ -23,8 +26,10 @@ export type Services = {
 export const createServices = (ctx: Context): Services => {
     const google = createGoogleService(ctx);
     const uploads = createUploadsService(ctx);
-    return {
-        accounts: createAccountsService(ctx),
+    const accounts = createAccountsService(ctx);
+    const workflows = createWorkflowsService(ctx);
+    const services: Omit<Services, 'preview'> = {
+        accounts,
         google,
         apiTokens: createApiTokensService(ctx),
         idempotency: createIdempotencyService(ctx),
@@ -32,6 +37,9 @@ export const createServices = (ctx: Context): Services => {
         // A page of a DATA_SOURCE's or FILTER's output is read again from its rows.
         runs: createRunsService(ctx, { uploads, google }),
         uploads,
-        workflows: createWorkflowsService(ctx)
+        workflows
     };
+    // A preview reads rows and asks the model through what a run uses.
+    const run = runDeps(ctx, services as Services);
+    return { ...services, preview: createPreviewService(ctx, { workflows, accounts, run }) };
 };

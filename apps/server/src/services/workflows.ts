@@ -29,6 +29,8 @@ export interface WorkflowsService {
     /** The stored workflow; 404 when unknown or another account's. For the run worker too. */
     getWorkflow(accountId: string, workflowId: string): Promise<WorkflowRecord>;
     update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>): Promise<WorkflowRecord>;
+    /** Checks a graph as create does (400 with every problem); for a preview of an unsaved edit. */
+    check(accountId: string, graph: unknown): Promise<Graph>;
     /**
      * Cancels its PENDING and RUNNING runs, waits up to DELETE_WAIT_MS for a running one to stop, then
      * deletes it with its runs (runs.workflow_id cascades); 409 naming the run that did not stop.
@@ -105,6 +107,7 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
             const graph = await checkGraph(accountId, input.graph);
             return await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
         },
+        check: (accountId, graph) => checkGraph(accountId, graph),
         async list(accountId, query) {
             return pageOut(await workflows.list(accountId, pageRequest(query)));
         },

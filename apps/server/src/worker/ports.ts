@@ -1,5 +1,3 @@
-import Crypto from 'node:crypto';
-
 import { type AiRequest, type DataSourceData, errorMessage, type Ports, type Row } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
@@ -8,7 +6,9 @@ import type { Mailer } from '../mail/mailer.js';
 import type { Queryable } from '../store/db.js';
 import { deliveryStates, writeDeliveries } from '../store/deliveries.js';
 import { type AiReplyRecord, recordedAiReplies, writeAiReplies } from '../store/ai-replies.js';
-import { type AiEndpoint, complete, DEFAULT_MODEL } from './ai.js';
+import { type PreviewReplyRecord, previewReplies } from '../store/ai-preview-replies.js';
+import { type AiEndpoint, complete } from './ai.js';
+import { aiRequestHash } from './ai-request-hash.js';
 import { AiLimiter } from './ai-limiter.js';
 import { AiReplyLog } from './ai-reply-log.js';
 import type { UploadSize } from './budget.js';
@@ -126,11 +126,9 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const done = new Map<string, number>();
     const hashes = new WeakMap<AiRequest, string>();
 
-    /** What makes a reply the answer to a request: model, messages and schema, not the element's index. */
-    const hashOf = (endpoint: AiEndpoint, request: AiRequest): string =>
-        Crypto.createHash('sha256')
-            .update(JSON.stringify([request.model ?? endpoint.model ?? DEFAULT_MODEL, request.system ?? null, request.prompt, request.schema]))
-            .digest('base64url');
+    const hashOf = aiRequestHash;
+    /** Replies previews of this workflow paid for, read once per run (a preview keeps at most 20 per node). */
+    let previewed: Promise<Map<string, PreviewReplyRecord>> | null = null;
 
     const recordedFor = (nodeId: string): Promise<Map<number, AiReplyRecord>> => {
         let found = recorded.get(nodeId);
@@ -268,6 +266,20 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                         calls: earlier.calls,
                         usage: { promptTokens: earlier.prompt_tokens, completionTokens: earlier.completion_tokens }
                     };
+                }
+
+                // Paid for by a preview of this workflow: reused, and recorded as this run's own so that
+                // a resumed attempt finds it here. The run made no call for it, so it costs the run nothing.
+                previewed ??= previewReplies(env.db, run.workflowId).catch((err) => {
+                    env.log.warn({ err, runId: run.id }, 'replies paid for by previews could not be read: they are asked again');
+                    return new Map();
+                });
+                const preview = (await previewed).get(hash);
+                if (preview) {
+                    replied(request);
+                    run.onProgress();
+                    await replies.add({ node_id: request.nodeId, element_index: index, request_hash: hash, reply: preview.reply, calls: 0, prompt_tokens: 0, completion_tokens: 0 });
+                    return { reply: preview.reply, text: JSON.stringify(preview.reply), recorded: true, calls: 0, usage: { promptTokens: 0, completionTokens: 0 } };
                 }
             }
 

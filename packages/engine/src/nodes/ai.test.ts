@@ -71,6 +71,33 @@ describe('AI', () => {
         });
     });
 
+    it('lets the port defer elements: nothing is paid or validated for them, their fields are null and counted as aiNotAsked', async () => {
+        // A preview asks only for the elements the e-mails it shows need; the port declines the rest.
+        const ports = fakePorts({
+            rows: { 'up-1': people },
+            answer: (r) =>
+                r.index !== null && r.index >= 1
+                    ? { reply: undefined, text: '', deferred: true }
+                    : { reply: { summary: `about ${r.prompt}`, tags: [] }, text: '', usage: { promptTokens: 3, completionTokens: 2 } }
+        });
+        const recorded: number[] = [];
+        ports.recordReply = (request) => {
+            recorded.push(request.index ?? -1);
+        };
+        const outcome = await executeRun(aiGraph({ forEach: '{{ds.rows}}', prompt: '{{item.name}}' }), { ports });
+        expect(outcome.status).toBe('SUCCESS');
+        expect(node(outcome, 'ai').output).toMatchObject({ summary: ['about Ann', null, null], aiNotAsked: 2, ...cost(1) });
+        expect((node(outcome, 'ai').output as { items: unknown[] }).items[2]).toEqual({ ...people[2], summary: null, tags: null });
+        expect(recorded).toEqual([0]);
+        expect(outcome.result).toMatchObject(cost(1));
+    });
+
+    it('a deferred single call gives null fields and aiNotAsked 1', async () => {
+        const ports = fakePorts({ rows, answer: () => ({ reply: undefined, text: '', deferred: true }) });
+        const outcome = await executeRun(aiGraph(), { ports });
+        expect(node(outcome, 'ai').output).toEqual({ summary: null, tags: null, aiNotAsked: 1, ...cost(0) });
+    });
+
     it('joins each reply to its own row, so an OUTPUT over items writes each row its own line', async () => {
         const ports = fakePorts({ rows, reply: (r) => ({ summary: `line for ${r.prompt}`, tags: [] }) });
         const graph = aiGraph({ forEach: '{{ds.rows}}', prompt: '{{item.name}}' });

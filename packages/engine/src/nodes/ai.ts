@@ -51,8 +51,15 @@ const requestFor = (data: AiData, nodeId: string, ctx: NodeContext) => {
 
 async function single(data: AiData, nodeId: string, ctx: NodeContext, tally: Tally): Promise<NodeOutput> {
     const request = requestFor(data, nodeId, ctx)(compileTemplate(data.prompt).renderText(ctx.scope), null);
-    return ask(ctx, ctx.port, request, '', tally);
+    const reply = await ask(ctx, ctx.port, request, '', tally);
+    return reply === NOT_ASKED ? { ...notAsked(data), aiNotAsked: 1 } : reply;
 }
+
+/** What `ask` returns for an element the port deferred (see AiAnswer.deferred). */
+const NOT_ASKED = Symbol('not asked');
+
+/** The declared fields of an element the model was not asked about: null, as a missing field reads. */
+const notAsked = (data: AiData): Record<string, unknown> => Object.fromEntries(data.output.map((field) => [field.name, null]));
 
 async function perElement(data: AiData, nodeId: string, ctx: NodeContext, tally: Tally): Promise<NodeOutput> {
     const elements = resolveArray(data.forEach as string, 'forEach', ctx.scope);
@@ -60,6 +67,7 @@ async function perElement(data: AiData, nodeId: string, ctx: NodeContext, tally:
     const request = requestFor(data, nodeId, ctx);
     const total = elements.length;
     const replies: Record<string, unknown>[] = new Array(total);
+    let deferred = 0;
     // Aborted by a cancel, or by the first element that fails: calls under way are given up either way.
     const stop = new AbortController();
     const onCancel = () => stop.abort(ctx.signal.reason);
@@ -76,7 +84,13 @@ async function perElement(data: AiData, nodeId: string, ctx: NodeContext, tally:
             const i = next++;
             try {
                 scope.item = elements[i];
-                replies[i] = await ask(ctx, port, request(prompt.renderText(scope), i, total), `element #${i}: `, tally);
+                const reply = await ask(ctx, port, request(prompt.renderText(scope), i, total), `element #${i}: `, tally);
+                if (reply === NOT_ASKED) {
+                    deferred++;
+                    replies[i] = notAsked(data);
+                } else {
+                    replies[i] = reply;
+                }
                 done++;
             } catch (error) {
                 if (!stop.signal.aborted) {
@@ -99,6 +113,7 @@ async function perElement(data: AiData, nodeId: string, ctx: NodeContext, tally:
     for (const field of data.output) {
         output[field.name] = replies.map((reply) => reply[(field as AiOutputField).name]);
     }
+    if (deferred > 0) output.aiNotAsked = deferred;
     return output;
 }
 
@@ -116,9 +131,10 @@ function withReply(element: unknown, reply: Record<string, unknown>): Record<str
  * Asks for one reply and validates it; a reply that does not match (or is not JSON) is asked again
  * once, with what was wrong added to the conversation, because models usually fix it when told.
  */
-async function ask(ctx: NodeContext, port: PortContext, request: AiRequest, where: string, tally: Tally): Promise<Record<string, unknown>> {
+async function ask(ctx: NodeContext, port: PortContext, request: AiRequest, where: string, tally: Tally): Promise<Record<string, unknown> | typeof NOT_ASKED> {
     const spent = { calls: 0, promptTokens: 0, completionTokens: 0 };
     const first = await call(ctx, port, request, tally, spent);
+    if (first.deferred) return NOT_ASKED;
     let problem = problemWith(request, first);
     if (typeof problem !== 'string') {
         if (!first.recorded) await ctx.ports.recordReply?.(request, problem.value, spent);
@@ -154,6 +170,8 @@ async function call(
         if (ctx.signal.aborted) throw new RunCancelled('run cancelled');
         throw error;
     }
+    // Declined by the port: no call was made, so nothing is counted.
+    if (answer.deferred) return answer;
     const calls = answer.calls ?? 1;
     const promptTokens = answer.usage?.promptTokens ?? 0;
     const completionTokens = answer.usage?.completionTokens ?? 0;

@@ -1,5 +1,6 @@
 import { emailAddressProblem } from '../email.js';
 import { errorMessage, TemplateError } from '../errors.js';
+import { Slicer } from '../slices.js';
 import { compileTemplate } from '../templates/index.js';
 import { quote } from '../text.js';
 import type { NodeOutput, OutputData } from '../types.js';
@@ -88,7 +89,11 @@ export const runOutput: NodeHandler = async (node, ctx) => {
 
     const lane = async (): Promise<void> => {
         const scope = itemScope(ctx.scope);
+        // A port that answers at once (a preview's, or one that finds every element sent) would
+        // otherwise hold the event loop for the whole array: give way every few milliseconds.
+        const slicer = new Slicer();
         while (halt === null && next < total) {
+            if (slicer.due) await slicer.pause();
             if (ctx.signal.aborted) {
                 halt = 'cancelled';
                 return;
