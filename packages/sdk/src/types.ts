@@ -43,6 +43,13 @@ export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
 export type Workflow = WithGraph<ResponseBody<'/api/workflows/{workflowId}', 'get', 200>>;
 export type WorkflowSummary = WithGraph<ResponseBody<'/api/workflows', 'get', 200>[number]>;
 
+type PreviewParamsBody = NonNullable<RequestJson<'/api/workflows/{workflowId}/preview', 'post'>>;
+/** What to preview: `limit` e-mails per OUTPUT (1–20, default 3), an unsaved `graph`, `sendTestTo: "me"` for a test send. */
+export type PreviewParams = Omit<PreviewParamsBody, 'graph'> & { graph?: Graph };
+/** What a run would send now, sending nothing: the first e-mails per OUTPUT, every node, and the counts. */
+export type Preview = ResponseBody<'/api/workflows/{workflowId}/preview', 'post', 200>;
+export type PreviewEmail = Preview['emails'][number];
+
 export type RunEnqueued = ResponseBody<'/api/workflows/{workflowId}/run', 'post', 202>;
 type RunDetailBody = ResponseBody<'/api/workflows/runs/{runId}', 'get', 200>;
 export type RunNode = Omit<RunDetailBody['nodes'][number], 'type'> & { type: NodeType };

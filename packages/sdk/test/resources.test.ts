@@ -151,6 +151,24 @@ describe('every resource against a real server', () => {
         await expect(client.workflows.retrieve(created.workflowId)).rejects.toBeInstanceOf(NotFoundError);
     });
 
+    it('workflows.preview: the first e-mails and the counts, sending nothing; an unsaved graph; bad input is a BadRequestError', async () => {
+        const upload = await client.uploads.create(Buffer.from(csv(4)), { filename: 'preview.csv' });
+        const { workflowId } = await client.workflows.create({ name: randomName('preview'), graph: newsletter(upload.uploadId) });
+        const mails = t.smtp.messages.length;
+        const preview = await client.workflows.preview(workflowId, { limit: 1 });
+        expect(preview.emails).toEqual([
+            { nodeId: 'send', index: 0, from: expect.any(String), to: 'person1@example.test', subject: 'Hi Person 1', text: 'See you in Paris.', suppressed: false }
+        ]);
+        expect(preview.result).toEqual({ totalRows: 4, filteredOut: 2, emailsToSend: 2, suppressed: 0 });
+        expect(preview.nodes.map((n) => n.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
+
+        const edited = await client.workflows.preview(workflowId, { graph: newsletter(upload.uploadId, "city == 'Lyon'") });
+        expect(edited.emails.map((e) => e.to)).toEqual(['person0@example.test', 'person2@example.test']);
+        expect(t.smtp.messages.length).toBe(mails);
+
+        await expect(client.workflows.preview(workflowId, { limit: 21 })).rejects.toBeInstanceOf(BadRequestError);
+    });
+
     it('runs: enqueue, retrieve, list (following Link across pages), nodeOutput, wait; cancel of a finished run is a 409', async () => {
         const upload = await client.uploads.create(Buffer.from(csv(4)), { filename: 'four.csv' });
         const { workflowId } = await client.workflows.create({ name: randomName('news'), graph: newsletter(upload.uploadId) });

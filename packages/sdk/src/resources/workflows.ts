@@ -2,7 +2,7 @@ import Crypto from 'node:crypto';
 
 import type { Flowctl, RequestOptions } from '../client.js';
 import type { PagedList } from '../pagination.js';
-import type { Workflow, WorkflowCreated, WorkflowCreateParams, WorkflowSummary, WorkflowUpdateParams } from '../types.js';
+import type { Preview, PreviewParams, Workflow, WorkflowCreated, WorkflowCreateParams, WorkflowSummary, WorkflowUpdateParams } from '../types.js';
 
 /** Options of a request the server deduplicates. */
 export interface IdempotentRequestOptions extends RequestOptions {
@@ -47,6 +47,17 @@ export class Workflows {
     async update(workflowId: string, change: WorkflowUpdateParams, options?: RequestOptions): Promise<Workflow> {
         const res = await this.#client.request({ ...options, method: 'PATCH', path: `/api/workflows/${encodeURIComponent(workflowId)}`, json: change });
         return res.body as Workflow;
+    }
+
+    /**
+     * What a run would send now, sending nothing and recording no run: the first `limit` e-mails per
+     * OUTPUT node, each node's state and output, and `result.emailsToSend`. `graph` previews an unsaved
+     * edit; `sendTestTo: "me"` also mails the shown e-mails to your own address. Not retried: with
+     * `sendTestTo` it sends e-mails. One at a time per account (RateLimitError otherwise).
+     */
+    async preview(workflowId: string, params: PreviewParams = {}, options?: RequestOptions): Promise<Preview> {
+        const res = await this.#client.request({ ...options, method: 'POST', path: `/api/workflows/${encodeURIComponent(workflowId)}/preview`, json: params });
+        return res.body as Preview;
     }
 
     /** Deletes a workflow and all its runs. */
