@@ -44,8 +44,8 @@ export const differences = (a: unknown, b: unknown, path = ''): string[] => {
     return [path || '(whole value)'];
 };
 
-/** Fills each `file:` DATA_SOURCE with the uploadId its bytes have on the server (uploading them if need be). */
-const placeSources = async (ctx: Ctx, api: Flowctl, workflow: WorkflowFile, dryRun: boolean) => {
+/** Fills each `file:` DATA_SOURCE with the uploadId its bytes have on the server (uploading them if need be; not with dryRun). */
+export const placeSources = async (ctx: Ctx, api: Flowctl, workflow: WorkflowFile, dryRun: boolean) => {
     const graph = structuredClone(workflow.graph) as Graph;
     const uploads: Applied['uploads'] = [];
     for (const source of workflow.sources) {

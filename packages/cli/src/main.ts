@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 
 import * as auth from './commands/auth.js';
 import * as google from './commands/google.js';
+import * as preview from './commands/preview.js';
 import * as runs from './commands/runs.js';
 import * as settings from './commands/settings.js';
 import * as tokens from './commands/tokens.js';
@@ -32,6 +33,7 @@ const buildProgram = (version: string, io: Io, state: { ctx?: Ctx }): Command =>
 Examples:
   $ flowctl register --email me@example.com --full-name "Me"
   $ flowctl login
+  $ flowctl preview -f examples/workflows/newsletter.yaml
   $ flowctl apply -f examples/workflows/
   $ flowctl run "Newsletter to subscribers over 30" --watch
 
@@ -55,7 +57,7 @@ Exit codes: 0 success · 1 the run ended FAILED or CANCELLED, or a request faile
         return state.ctx;
     };
 
-    for (const module of [auth, tokens, uploads, workflows, runs, settings, google]) {
+    for (const module of [auth, tokens, uploads, workflows, preview, runs, settings, google]) {
         module.register(program, ctx);
     }
 
