@@ -9,6 +9,7 @@
 // /readyz failures. Heavy: run it alone (`npm run bench big-runs`).
 import { createWorkflow, enqueue, sleep, uploadCsv, waitRun } from './lib/api.mjs';
 import { openBench } from './lib/bench.mjs';
+import { realistic } from './lib/realistic.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
 const TARGETS = { othersP99Ms: 250, readyzFailures: 0, worstRssMb: 1024, realisticRssMb: 512 };
@@ -19,20 +20,6 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 const tinyRows = () => Buffer.from(`a\n${'1\n'.repeat(26_214_398)}`.slice(0, -1));
 const onesAndTwos = () => Buffer.from(`a,b\n${'1,2\n'.repeat(1_000_000)}`);
-const CITIES = ['Paris', 'Berlin', 'Madrid', 'Rome', 'Lisbon', 'Vienna', 'Prague', 'Dublin'];
-const realistic = () => {
-    const lines = ['name,email,age,city'];
-    let bytes = 0;
-    for (let i = 0; bytes < 50 * MB - 200; i++) {
-        // Padded names make rows of about 105 bytes: 50 MiB is about 500,000 rows.
-        const line = `Person number ${i} ${'x'.repeat(40)},person.${i}@example.test,${18 + (i % 73)},${CITIES[i % CITIES.length]}`;
-        bytes += line.length + 1;
-        lines.push(line);
-    }
-
-    return Buffer.from(lines.join('\n'));
-};
-
 const bench = async (store) =>
     openBench(store, await startSink(), env, [52, 14, 10], async ({ server, sink, report }) => {
         const heavy = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
