@@ -51,7 +51,10 @@ export const fileHeader = (path: string): string[] | null => {
         fd = Fs.openSync(path, 'r');
         const buffer = Buffer.alloc(HEADER_BYTES);
         const read = Fs.readSync(fd, buffer, 0, HEADER_BYTES, 0);
-        return csvHeader(buffer.subarray(0, read).toString('utf8'));
+        const header = csvHeader(buffer.subarray(0, read).toString('utf8'));
+        // One column named like `name;email`: a file separated by semicolons or tabs, which the server
+        // refuses with what to do about it; its "column" is no help here.
+        return header && header.length === 1 && /[;\t]/.test(header[0]!) ? null : header;
     } catch {
         return null;
     } finally {
