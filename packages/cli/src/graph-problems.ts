@@ -3,7 +3,9 @@
 import type { ColumnSource } from '@flowctl/engine';
 import type { ErrorDetail, Flowctl } from '@flowctl/sdk';
 
+import { cliWording } from './cli-wording.js';
 import { columnMistakes, fileHeader, namePattern } from './columns.js';
+import { EXIT } from './errors.js';
 import { isNotFound } from './resolve.js';
 import { inline, message } from './visible.js';
 import { type FileProblem, fileProblems, LOCAL_FILE_PREFIX, type WorkflowFile } from './workflow-file.js';
@@ -67,7 +69,8 @@ export const inWorkflowFile = async (workflow: WorkflowFile, err: unknown): Prom
     const problems = located.map((detail) => {
         const path = detail.path as string;
         const name = namedIn(detail.message);
-        return workflow.locate(path, message(detail.message), name === null ? undefined : namePattern(path, name));
+        return workflow.locate(path, message(cliWording(detail.message)), name === null ? undefined : namePattern(path, name));
     });
-    return fileProblems(problems, 'the server refused the lines above: fix them and run the command again');
+    // A refused request, as before these were shown at their lines: exit 1.
+    return fileProblems(problems, 'the server refused the lines above: fix them and run the command again', EXIT.failed);
 };

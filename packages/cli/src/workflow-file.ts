@@ -8,7 +8,7 @@ import type { ColumnSource, Graph, GraphNode } from '@flowctl/engine';
 import type { Document, LineCounter } from 'yaml';
 
 import { columnMistakes, fileHeader, namePattern } from './columns.js';
-import { CliError, EXIT, usageError } from './errors.js';
+import { CliError, EXIT, type ExitCode, usageError } from './errors.js';
 
 export interface FileProblem {
     file: string;
@@ -222,10 +222,10 @@ export const workflowPaths = (target: string): string[] => {
 };
 
 /** Every problem of the workflow files, one file:line:col line each. */
-export const fileProblems = (problems: FileProblem[], hint = 'fix the lines above; nothing was sent to the server'): CliError =>
+export const fileProblems = (problems: FileProblem[], hint = 'fix the lines above; nothing was sent to the server', exitCode: ExitCode = EXIT.usage): CliError =>
     new CliError(
         `${problems.length === 1 ? 'a problem' : `${problems.length} problems`} in the workflow file${new Set(problems.map((p) => p.file)).size > 1 ? 's' : ''}:\n${problems.map(formatProblem).join('\n')}`,
-        EXIT.usage,
+        exitCode,
         hint,
         { problems }
     );

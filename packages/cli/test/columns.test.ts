@@ -88,8 +88,8 @@ describe('column names in a workflow file', () => {
         it("shows the server's graph problems at their line and column", async () => {
             const dir = workflowDir({ 'typos.yaml': typos('uploadId: upl_nothere').replace('subscribd', 'subscribed').replace('nmae', 'name').replace('cty', 'city') });
             const result = await flowctl(['apply', '-f', Path.join(dir, 'typos.yaml'), '--api-url', server.url], { home, cwd: dir });
-            expect(result.code, result.stderr).toBe(2);
-            expect(result.stderr).toMatch(/^typos\.yaml:5:60: upload 'upl_nothere' not found: upload the CSV first/m);
+            expect(result.code, result.stderr).toBe(1);
+            expect(result.stderr).toMatch(/^typos\.yaml:5:60: upload 'upl_nothere' not found: upload the CSV first \(`flowctl upload <file\.csv>`\)/m);
             expect(result.stderr).toContain('the server refused the lines above');
         });
     });
