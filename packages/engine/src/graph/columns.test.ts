@@ -162,6 +162,15 @@ describe('checkColumns', () => {
         expect(checkColumns(badFilter, columnsOf)).toEqual([]);
     });
 
+    it('suggests no name that shares no letter with the one written', () => {
+        const short: ColumnsOf = () => ({ columns: ['n', 'label'], label: 'upload data.csv' });
+        const graph = { nodes: [trigger(), source(), filter('f', '{{ds.rows}}', 'a == 1 && lable != null')], edges: chain('start', 'ds', 'f') };
+        expect(checkColumns(graph, short)).toEqual([
+            expect.objectContaining({ field: 'a', suggestion: null, message: "'a' in the filter of node 'f': no such column in upload data.csv; its columns are 'n', 'label'" }),
+            expect.objectContaining({ field: 'lable', suggestion: 'label' })
+        ]);
+    });
+
     it('summarises a long list of columns', () => {
         const wide: ColumnsOf = () => ({ columns: Array.from({ length: 25 }, (_, i) => `column_${i}`), label: 'upload wide.csv' });
         const graph = { nodes: [trigger(), source(), output('mail', '{{ds.rows}}', { to: '{{item.x}}', subject: '', body: '' })], edges: chain('start', 'ds', 'mail') };

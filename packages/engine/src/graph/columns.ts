@@ -119,7 +119,7 @@ class ColumnChecker {
     }
 
     private report(node: GraphNode, path: string, field: string, where: string, shape: Shape): void {
-        const suggestion = closest(field, shape.names);
+        const suggestion = nearest(field, shape.names);
         const hint =
             suggestion !== null
                 ? `did you mean '${suggestion}'?`
@@ -183,6 +183,17 @@ class ColumnChecker {
         }
         return null;
     }
+}
+
+/**
+ * The closest name by edit distance, unless it has no letter in common with `field`: any one-letter
+ * name is one edit from any other, and `a` is no typo of `n`.
+ */
+function nearest(field: string, names: readonly string[]): string | null {
+    const guess = closest(field, names);
+    if (guess === null) return null;
+    const letters = new Set(field.toLowerCase());
+    return [...guess.toLowerCase()].some((char) => letters.has(char)) ? guess : null;
 }
 
 function shape(names: readonly string[], label: string, word: Shape['word']): Shape {
