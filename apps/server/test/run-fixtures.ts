@@ -96,7 +96,13 @@ export const runsApi = (t: TestServer, account: TestAccount) => {
     return api;
 };
 
-/** TRIGGER -> DATA_SOURCE -> FILTER -> OUTPUT, the shape of most workflows. */
+/** A body that also reads `city`, for uploads that have it. */
+export const CITY_BODY = 'Hi {{item.name}},\nsee you in {{item.city}}.';
+
+/**
+ * TRIGGER -> DATA_SOURCE -> FILTER -> OUTPUT, the shape of most workflows. The e-mail reads `name`
+ * and `email` (a workflow reading a column its upload lacks is refused): pass `body` to read more.
+ */
 export const newsletter = (uploadId: string, expr: string, output: Partial<Record<'to' | 'subject' | 'body', string>> = {}) => ({
     nodes: [
         { id: 'start', type: 'TRIGGER', data: {} },
@@ -109,7 +115,7 @@ export const newsletter = (uploadId: string, expr: string, output: Partial<Recor
                 forEach: '{{audience.items}}',
                 to: output.to ?? '{{item.email}}',
                 subject: output.subject ?? 'Hello {{item.name}}',
-                body: output.body ?? 'Hi {{item.name}},\nsee you in {{item.city}}.'
+                body: output.body ?? 'Hi {{item.name}},\nsee you soon.'
             }
         }
     ],

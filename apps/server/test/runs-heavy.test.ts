@@ -83,7 +83,7 @@ describe('runs: a run over RUN_MEMORY_MB', () => {
         try {
             const account = await createAccount(t);
             const api = runsApi(t, account);
-            const csv = `n,label\n${Array.from({ length: 20_000 }, (_, i) => `${i},row ${i}`).join('\n')}`;
+            const csv = `a,b\n${Array.from({ length: 20_000 }, (_, i) => `${i},row ${i}`).join('\n')}`;
             const workflowId = await api.workflow(heavyGraph(await api.upload(csv)));
             const run = await api.run(workflowId);
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { newsletter, runsApi } from './run-fixtures.js';
+import { CITY_BODY, newsletter, runsApi } from './run-fixtures.js';
 
 const header = (raw: string, name: string): string => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(raw)?.[1]?.trim() ?? '';
 
@@ -22,7 +22,7 @@ describe('runs: retrying the failed e-mails of a run', () => {
         const recipients = Array.from({ length: 6 }, (_, i) => `r${i}@retry.example.test`);
         const csv = ['name,email,age,city', ...recipients.map((email, i) => `R${i},${email},${20 + i},Lisbon`)].join('\n');
         const uploadId = await api.upload(csv);
-        const workflowId = await api.workflow(newsletter(uploadId, 'age > 0'));
+        const workflowId = await api.workflow(newsletter(uploadId, 'age > 0', { body: CITY_BODY }));
 
         // The first two messages are refused for good (5xx: not retried within the run).
         t.smtp.failNext(2, 550);

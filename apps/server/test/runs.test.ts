@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { ms, newsletter, runsApi } from './run-fixtures.js';
+import { CITY_BODY, ms, newsletter, runsApi } from './run-fixtures.js';
 
 describe('runs: CSV -> FILTER -> OUTPUT end to end', () => {
     let t: TestServer;
@@ -33,7 +33,7 @@ describe('runs: CSV -> FILTER -> OUTPUT end to end', () => {
             `Grace,${at('grace')},85,New York,false`,
             `Linus,${at('linus')},29,Helsinki,true`
         ].join('\n');
-        const workflowId = await api.workflow(newsletter(await api.upload(csv), 'subscribed && age > 30'));
+        const workflowId = await api.workflow(newsletter(await api.upload(csv), 'subscribed && age > 30', { body: CITY_BODY }));
 
         const enqueued = await api.call('POST', `/api/workflows/${workflowId}/run`);
         expect(enqueued.statusCode).toBe(202);

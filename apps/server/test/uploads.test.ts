@@ -240,6 +240,35 @@ describe('uploads', () => {
         expect(res.json.message).toMatch(/^The file ends inside a quoted value/);
     });
 
+    it('refuses a semicolon-separated file, saying how to save it with commas, keeping nothing', async () => {
+        const saveAs = 'Save it comma-separated (in Excel: "CSV UTF-8 (Comma delimited)"; in LibreOffice: Field delimiter ",", Character set UTF-8) and upload it again.';
+        const plain = await rejected('name;email;age\r\nAda;ada@example.test;36\r\nBob;bob@example.test;1,5\r\n');
+        expect(plain.status).toBe(400);
+        expect(plain.json.message).toBe(`The file is separated by semicolons (';'), not commas: read as CSV its header 'name;email;age' would be one column, not 3. ${saveAs}`);
+
+        // Quoted values (which read with commas would fail on line 1), a BOM, and only a header.
+        const quoted = await rejected('\uFEFF"name";"e;mail"\n"Smith, Ann";"ann@example.test"\n');
+        expect(quoted.json.message).toMatch(/^The file is separated by semicolons \(';'\), not commas: read as CSV its header '"name";"e;mail"' would be one column, not 2\./);
+        expect((await rejected('name;email\n')).json.message).toMatch(/one column, not 2\./);
+    });
+
+    it('refuses a tab-separated file, and one whose rows disagree with its semicolon header, naming the line', async () => {
+        const tabs = await rejected('name\temail\tage\nAda\tada@example.test\t36\n');
+        expect(tabs.status).toBe(400);
+        expect(tabs.json.message).toMatch(/^The file is separated by tabs, not commas: read as CSV its header 'name\\temail\\tage' would be one column, not 3\. Save it comma-separated/);
+
+        const ragged = await rejected('name;email;age\nAda;ada@example.test;36\nBob;bob@example.test\nCy;cy@example.test;51\n');
+        expect(ragged.json.message).toMatch(/^The file is separated by semicolons .* one column, and its line 3 has 2 values where the header has 3\. Give every line one value per column, then save it comma-separated/);
+    });
+
+    it('still reads a comma CSV with semicolons or tabs in its values, and a one-column file whose header has a semicolon', async () => {
+        const mixed = await uploadCsv(t, account, 'name,note\nAda,"a;b;c"\nBob,x\ty\n');
+        expect(mixed.json).toMatchObject({ rows: 2, columns: ['name', 'note'] });
+        const single = await uploadCsv(t, account, 'Notes; internal\nfirst note\nsecond note\nthird; with one\n');
+        expect(single.status).toBe(201);
+        expect(single.json).toMatchObject({ rows: 3, columns: ['Notes; internal'] });
+    });
+
     it('rejects a form without a field named file, naming the fields it has', async () => {
         const res = await rejected('a\n1\n', { field: 'upload' });
         expect(res.status).toBe(400);

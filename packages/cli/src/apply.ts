@@ -6,6 +6,7 @@ import type { Flowctl, Graph, Workflow } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
 import { usageError } from './errors.js';
+import { checkUploadColumns, inWorkflowFile } from './graph-problems.js';
 import { allOf } from './resolve.js';
 import { type PlacedFile, placeFile } from './uploads.js';
 import type { WorkflowFile } from './workflow-file.js';
@@ -83,6 +84,8 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
         }
     }
 
+    // Before any upload or write: a name an upload does not have is reported at its line.
+    await checkUploadColumns(api, workflows);
     const results: Applied[] = [];
     for (const workflow of workflows) {
         const { graph, uploads } = await placeSources(ctx, api, workflow, dryRun);
@@ -90,7 +93,11 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
         const id = byName.get(workflow.name)?.[0];
         const base = { file: workflow.file, name: workflow.name, uploads };
         if (!id) {
-            const created = dryRun ? null : await api.workflows.create({ name: workflow.name, graph, ...(webhookUrl ? { webhookUrl } : {}) });
+            const created = dryRun
+                ? null
+                : await api.workflows.create({ name: workflow.name, graph, ...(webhookUrl ? { webhookUrl } : {}) }).catch(async (err: unknown) => {
+                      throw await inWorkflowFile(workflow, err);
+                  });
             results.push({ ...base, workflowId: created?.workflowId ?? null, action: dryRun ? 'would create' : 'created', changes: [] });
             continue;
         }
@@ -106,7 +113,9 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
         }
 
         if (!dryRun) {
-            await api.workflows.update(id, { graph, webhookUrl });
+            await api.workflows.update(id, { graph, webhookUrl }).catch(async (err: unknown) => {
+                throw await inWorkflowFile(workflow, err);
+            });
         }
 
         results.push({ ...base, workflowId: id, action: dryRun ? 'would update' : 'updated', changes });

@@ -4,10 +4,11 @@
 import Fs from 'node:fs';
 import Path from 'node:path';
 
-import type { Graph, GraphNode } from '@flowctl/engine';
+import type { ColumnSource, Graph, GraphNode } from '@flowctl/engine';
 import type { Document, LineCounter } from 'yaml';
 
-import { CliError, EXIT, usageError } from './errors.js';
+import { columnMistakes, fileHeader, namePattern } from './columns.js';
+import { CliError, EXIT, type ExitCode, usageError } from './errors.js';
 
 export interface FileProblem {
     file: string;
@@ -32,6 +33,8 @@ export interface WorkflowFile {
     /** The graph; a DATA_SOURCE with `file:` holds `uploadId: "file:<as written>"` until uploaded. */
     graph: Graph;
     sources: LocalSource[];
+    /** The line and column of a graph path (`graph.nodes[3].data.subject`), at `pattern` within its value when given. */
+    locate(path: string, message: string, pattern?: RegExp): FileProblem;
 }
 
 export type Loaded = { ok: true; workflow: WorkflowFile } | { ok: false; problems: FileProblem[] };
@@ -42,7 +45,7 @@ export const LOCAL_FILE_PREFIX = 'file:';
 export const formatProblem = (p: FileProblem): string => `${p.file}:${p.line}:${p.col}: ${p.message}`;
 
 /** `nodes[2].data.expr` -> ['nodes', 2, 'data', 'expr'] */
-const enginePath = (path: string): (string | number)[] =>
+export const enginePath = (path: string): (string | number)[] =>
     path
         .split(/\.|(?=\[)/)
         .filter(Boolean)
@@ -53,16 +56,21 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 class Locator {
     constructor(
         private readonly file: string,
+        private readonly text: string,
         private readonly doc: Document,
         private readonly lines: LineCounter
     ) {}
 
-    /** The position of the deepest part of `path` that exists in the document. */
-    at(path: (string | number)[], message: string): FileProblem {
+    /**
+     * The position of the deepest part of `path` that exists in the document; with `pattern`, of its
+     * first match in the source of the value at `path` (a name inside a template, even a block scalar's).
+     */
+    at(path: (string | number)[], message: string, pattern?: RegExp): FileProblem {
         for (let depth = path.length; depth >= 0; depth--) {
             const node = depth === 0 ? this.doc.contents : (this.doc.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined);
             if (node && typeof node === 'object' && 'range' in node && node.range) {
-                const { line, col } = this.lines.linePos(node.range[0]);
+                const found = pattern && depth === path.length ? this.text.slice(node.range[0], node.range[1]).search(pattern) : -1;
+                const { line, col } = this.lines.linePos(node.range[0] + Math.max(found, 0));
                 return { file: this.file, line, col, message };
             }
         }
@@ -95,7 +103,7 @@ export const loadWorkflowFile = async (path: string): Promise<Loaded> => {
         };
     }
 
-    const locate = new Locator(file, doc, lines);
+    const locate = new Locator(file, text, doc, lines);
     const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
     if (!isRecord(value)) {
         return { ok: false, problems: [locate.at([], 'a workflow file is a mapping with `name` and `graph: {nodes, edges}`')] };
@@ -159,13 +167,36 @@ export const loadWorkflowFile = async (path: string): Promise<Loaded> => {
         }
     }
 
+    // Names the CSV files named here do not have, before any upload: the server would refuse them too.
+    const headers = new Map<string, ColumnSource>();
+    for (const source of sources) {
+        const columns = fileHeader(source.path);
+        if (columns) {
+            headers.set(source.nodeId, { columns, label: source.file });
+        }
+    }
+
+    for (const mistake of await columnMistakes(graph, headers)) {
+        problems.push(locate.at(['graph', ...enginePath(mistake.path)], mistake.message, namePattern(mistake.path, mistake.field)));
+    }
+
     if (problems.length > 0) {
         problems.sort((a, b) => a.line - b.line || a.col - b.col);
         return { ok: false, problems };
     }
 
     const webhookUrl = value.webhookUrl as string | null | undefined;
-    return { ok: true, workflow: { file, name: (value.name as string).trim(), ...(webhookUrl !== undefined ? { webhookUrl } : {}), graph, sources } };
+    return {
+        ok: true,
+        workflow: {
+            file,
+            name: (value.name as string).trim(),
+            ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+            graph,
+            sources,
+            locate: (where, message, pattern) => locate.at(enginePath(where), message, pattern)
+        }
+    };
 };
 
 /** A YAML file, or every `.yaml`/`.yml` file of a folder (not its subfolders), sorted. */
@@ -190,17 +221,21 @@ export const workflowPaths = (target: string): string[] => {
     return files;
 };
 
+/** Every problem of the workflow files, one file:line:col line each. */
+export const fileProblems = (problems: FileProblem[], hint = 'fix the lines above; nothing was sent to the server', exitCode: ExitCode = EXIT.usage): CliError =>
+    new CliError(
+        `${problems.length === 1 ? 'a problem' : `${problems.length} problems`} in the workflow file${new Set(problems.map((p) => p.file)).size > 1 ? 's' : ''}:\n${problems.map(formatProblem).join('\n')}`,
+        exitCode,
+        hint,
+        { problems }
+    );
+
 /** Loads every file; throws a usage error listing every problem of every file. */
 export const loadWorkflows = async (targets: string[]): Promise<WorkflowFile[]> => {
     const loaded = await Promise.all(targets.flatMap(workflowPaths).map(loadWorkflowFile));
     const problems = loaded.flatMap((result) => (result.ok ? [] : result.problems));
     if (problems.length > 0) {
-        throw new CliError(
-            `${problems.length === 1 ? 'a problem' : `${problems.length} problems`} in the workflow file${new Set(problems.map((p) => p.file)).size > 1 ? 's' : ''}:\n${problems.map(formatProblem).join('\n')}`,
-            EXIT.usage,
-            'fix the lines above; nothing was sent to the server',
-            { problems }
-        );
+        throw fileProblems(problems);
     }
 
     return loaded.map((result) => (result as { ok: true; workflow: WorkflowFile }).workflow);

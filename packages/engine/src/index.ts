@@ -16,6 +16,10 @@ export {
     parseFilter
 } from './filter/index.js';
 export {
+    checkColumns,
+    type ColumnProblem,
+    type ColumnSource,
+    type ColumnsOf,
     collectDriveFileIds,
     collectUploadIds,
     dataSourceNodes,

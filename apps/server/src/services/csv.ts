@@ -8,6 +8,7 @@ import { type Options, Parser } from 'csv-parse';
 
 import { PaceChunks } from './csv-pace.js';
 import { CsvScanner, checkHeader, countLineBreaks, MAX_ROW_BYTES } from './csv-scan.js';
+import { SEPARATOR_SAMPLE_BYTES, SEPARATOR_SAMPLE_LINES, separatorProblem } from './csv-separator.js';
 
 export { checkHeader, MAX_ROW_BYTES } from './csv-scan.js';
 
@@ -85,9 +86,11 @@ const incompleteTail = (tail: Uint8Array): number => {
 /**
  * Passes the bytes of a CSV through unchanged while checking them: UTF-8 (a streaming, fatal
  * TextDecoder), no NUL bytes, then CsvScanner's rules (a header row of unique non-empty names, one
- * field per column on every row). Nothing is kept but the header, so memory stays flat whatever
- * the file size. Any problem fails the stream with a 400 that says what to fix; once it ends,
- * `summary` is set.
+ * field per column on every row). A file separated by semicolons or tabs is refused first
+ * (csv-separator.ts), from its first lines, held back from the scanner until they are seen: read
+ * with commas, its rows would make a single column and a quoted value an error on line 1. Nothing
+ * else is kept but the header, so memory stays flat whatever the file size. Any problem fails the
+ * stream with a 400 that says what to fix; once it ends, `summary` is set.
  */
 export class CsvInspector extends Transform {
     summary: CsvSummary | null = null;
@@ -95,13 +98,21 @@ export class CsvInspector extends Transform {
     readonly #decoder = new TextDecoder('utf-8', { fatal: true });
     readonly #scanner = new CsvScanner();
     #bytes = 0;
+    /** The file's first bytes, held for the separator check; null once it is done. */
+    #head: Buffer[] | null = [];
+    #headBytes = 0;
+    #headBreaks = 0;
     /** The last bytes seen (up to 3): a character split across chunks starts here. */
     #tail: Buffer = Buffer.alloc(0);
 
     override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
         try {
             this.#checkBytes(chunk);
-            this.#scanner.write(chunk);
+            if (this.#head) {
+                this.#hold(chunk);
+            } else {
+                this.#scanner.write(chunk);
+            }
         } catch (err) {
             callback(err as Error);
             return;
@@ -120,6 +131,10 @@ export class CsvInspector extends Transform {
         }
 
         try {
+            if (this.#head) {
+                this.#release(true);
+            }
+
             this.summary = this.#scanner.end();
         } catch (err) {
             callback(err as Error);
@@ -127,6 +142,28 @@ export class CsvInspector extends Transform {
         }
 
         callback();
+    }
+
+    #hold(chunk: Buffer): void {
+        this.#head!.push(chunk);
+        this.#headBytes += chunk.length;
+        this.#headBreaks += countLineBreaks(chunk);
+        // A line more than the sample: the last one may be incomplete.
+        if (this.#headBytes >= SEPARATOR_SAMPLE_BYTES || this.#headBreaks > SEPARATOR_SAMPLE_LINES + 1) {
+            this.#release(false);
+        }
+    }
+
+    /** Checks the held start of the file for another separator, then lets the scanner read it. */
+    #release(complete: boolean): void {
+        const head = Buffer.concat(this.#head!);
+        this.#head = null;
+        const problem = separatorProblem(head, complete);
+        if (problem) {
+            throw problem;
+        }
+
+        this.#scanner.write(head);
     }
 
     #checkBytes(chunk: Buffer): void {
@@ -159,7 +196,8 @@ export class CsvInspector extends Transform {
 
     /** The line of `chunk[index]`: the scanner has counted the lines of the chunks before it (a CR last among them too). */
     #lineAt(chunk: Buffer, index: number): number {
-        return this.#scanner.line + countLineBreaks(chunk, index, this.#tail.at(-1) === 0x0d);
+        const reached = this.#head ? 1 + countLineBreaks(Buffer.concat(this.#head)) : this.#scanner.line;
+        return reached + countLineBreaks(chunk, index, this.#tail.at(-1) === 0x0d);
     }
 }
 

@@ -5,6 +5,7 @@ import { type Graph, validateGraph } from '@flowctl/engine';
 
 import type { Context } from '../context.js';
 import { badRequest, type ProblemDetail } from './errors.js';
+import { columnProblems, newColumnProblems } from './graph-columns.js';
 import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
 import { newId } from '../ids.js';
 import { refusedTarget } from '../outbound.js';
@@ -62,8 +63,12 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
     const workflows = workflowsStore(ctx.db);
     const uploads = uploadsStore(ctx.db);
 
-    /** Every problem of the graph at once: the engine's rules, then uploads the account does not have. */
-    const checkGraph = async (accountId: string, graph: unknown): Promise<Graph> => {
+    /**
+     * Every problem of the graph at once: the engine's rules, uploads the account does not have, and
+     * names no column reaching them has. `previous` (a PATCH's stored graph): its column mistakes are
+     * not refused again, only new ones (see newColumnProblems).
+     */
+    const checkGraph = async (accountId: string, graph: unknown, previous?: unknown): Promise<Graph> => {
         const problems: ProblemDetail[] = [];
         const validation = validateGraph(graph);
         if (!validation.ok) {
@@ -73,11 +78,17 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
         }
 
         const mentions = uploadMentions(graph);
-        const existing = await uploads.existing(accountId, [...new Set(mentions.map((m) => m.uploadId))]);
+        const ids = new Set([...mentions, ...(previous === undefined ? [] : uploadMentions(previous))].map((m) => m.uploadId));
+        const headers = await uploads.headers(accountId, [...ids]);
         for (const { uploadId, path } of mentions) {
-            if (!existing.has(uploadId)) {
+            if (!headers.has(uploadId)) {
                 problems.push({ path, message: `upload '${uploadId}' not found: upload the CSV first (POST /api/uploads) and use the uploadId it returns` });
             }
+        }
+
+        const columns = previous === undefined ? columnProblems(graph, headers) : newColumnProblems(graph, previous, headers);
+        for (const problem of columns) {
+            problems.push({ path: `graph.${problem.path}`, message: problem.message });
         }
 
         // PostgreSQL text and jsonb cannot hold U+0000; refuse it here rather than fail in the store.
@@ -126,7 +137,12 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
             }
 
             if (input.graph !== undefined) {
-                changes.graph = await checkGraph(accountId, input.graph);
+                const stored = await workflows.find(accountId, workflowId);
+                if (!stored) {
+                    throw notFound(workflowId);
+                }
+
+                changes.graph = await checkGraph(accountId, input.graph, stored.graph);
             }
 
             if (input.webhookUrl !== undefined) {

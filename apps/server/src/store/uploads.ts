@@ -44,8 +44,8 @@ export interface UploadsStore {
     list(accountId: string, page: PageRequest): Promise<Page<UploadRecord>>;
     /** False when there was no such upload for this account. */
     delete(accountId: string, uploadId: string): Promise<boolean>;
-    /** Which of `uploadIds` exist and belong to the account. */
-    existing(accountId: string, uploadIds: string[]): Promise<Set<string>>;
+    /** The header and file name of each of `uploadIds` that exists and belongs to the account. */
+    headers(accountId: string, uploadIds: string[]): Promise<Map<string, { filename: string; columns: string[] }>>;
     /** Which of `uploadIds` exist, whatever their account: for housekeeping only. */
     existingInAnyAccount(uploadIds: string[]): Promise<Set<string>>;
 }
@@ -78,13 +78,18 @@ export const uploadsStore = (db: Queryable): UploadsStore => ({
         const rows = await prepared(db, 'flowctl_uploads_delete', 'DELETE FROM uploads WHERE id = $1 AND account_id = $2 RETURNING id', [uploadId, accountId]);
         return rows.length > 0;
     },
-    async existing(accountId, uploadIds) {
+    async headers(accountId, uploadIds) {
         if (uploadIds.length === 0) {
-            return new Set();
+            return new Map();
         }
 
-        const rows = await prepared<{ id: string }>(db, 'flowctl_uploads_existing', 'SELECT id FROM uploads WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, uploadIds]);
-        return new Set(rows.map((row) => row.id));
+        const rows = await prepared<{ id: string; filename: string; columns: string[] }>(
+            db,
+            'flowctl_uploads_headers',
+            'SELECT id, filename, columns FROM uploads WHERE account_id = $1 AND id = ANY($2::text[])',
+            [accountId, uploadIds]
+        );
+        return new Map(rows.map((row) => [row.id, { filename: row.filename, columns: row.columns }]));
     },
     async existingInAnyAccount(uploadIds) {
         const rows = await db.query<{ id: string }>('SELECT id FROM uploads WHERE id = ANY($1::text[])', [uploadIds]);

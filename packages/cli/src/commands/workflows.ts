@@ -65,7 +65,8 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             const c = ctx();
             const files = await loadWorkflows(opts.file);
             const api = await client(c);
-            const { placeFile } = await import('../uploads.js');
+            const [{ placeFile }, { checkUploadColumns, inWorkflowFile }] = await Promise.all([import('../uploads.js'), import('../graph-problems.js')]);
+            await checkUploadColumns(api, files);
             const created: (WorkflowCreated & { file: string })[] = [];
             for (const workflow of files) {
                 const graph = structuredClone(workflow.graph);
@@ -75,7 +76,11 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
                     (node!.data as { uploadId?: string }).uploadId = placed.uploadId!;
                 }
 
-                const answer = await api.workflows.create({ name: workflow.name, graph, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}) });
+                const answer = await api.workflows
+                    .create({ name: workflow.name, graph, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}) })
+                    .catch(async (err: unknown) => {
+                        throw await inWorkflowFile(workflow, err);
+                    });
                 created.push({ ...answer, file: workflow.file });
             }
 

@@ -1,3 +1,4 @@
+export { checkColumns, type ColumnProblem, type ColumnSource, type ColumnsOf } from './columns.js';
 export { collectDriveFileIds, collectUploadIds, dataSourceNodes } from './nodes.js';
 export { type OutputKind, templateOutputs } from './outputs.js';
 export { type GraphPlan, planGraph } from './plan.js';

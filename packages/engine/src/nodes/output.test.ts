@@ -103,17 +103,46 @@ describe('OUTPUT', () => {
     });
 
     it('renders item fields, node outputs and raw values, and keeps subjects on one line', async () => {
-        const ports = fakePorts({ rows: { 'up-1': [{ name: 'Ann\r\nBcc: x@y.z', email: 'ann@example.com', n: 3, tags: ['a'] }] as unknown as Row[], 'up-2': [] } });
+        const ports = fakePorts({ rows: { 'up-1': [{ name: 'Ann\r\nBcc: x@y.z', email: 'ann@example.com', n: 3, tags: ['a'], empty: null }] as unknown as Row[], 'up-2': [] } });
         const outcome = await executeRun(
-            mailGraph({ subject: 'Hi {{item.name}}', body: '{{item.n}} {{item.tags}} {{item.missing}}|{{ds.rows}}', to: '{{item.email}}' }),
+            mailGraph({ subject: 'Hi {{item.name}}', body: '{{item.n}} {{item.tags}} {{item.empty}}|{{ds.rows}}', to: '{{item.email}}' }),
             { ports }
         );
         expect(outcome.status).toBe('SUCCESS');
         expect(ports.sent[0]?.message).toEqual({
             to: 'ann@example.com',
             subject: 'Hi Ann Bcc: x@y.z',
-            body: '3 ["a"] |[{"name":"Ann\\r\\nBcc: x@y.z","email":"ann@example.com","n":3,"tags":["a"]}]'
+            body: '3 ["a"] |[{"name":"Ann\\r\\nBcc: x@y.z","email":"ann@example.com","n":3,"tags":["a"],"empty":null}]'
         });
+    });
+
+    it('fails an element that lacks a field its templates read, sends the others, and renders a present empty field as empty', async () => {
+        const people: Row[] = [
+            { name: 'Ann', email: 'ann@example.com', city: 'Paris' },
+            { name: 'Bob', email: 'bob@example.com' },
+            { name: null, email: 'cy@example.com', city: null },
+            { nmae: 'Dee', email: 'dee@example.com', city: 'Oslo' }
+        ];
+        const ports = fakePorts({ rows: { 'up-1': people, 'up-2': [] } });
+        const outcome = await executeRun(mailGraph({ subject: 'Hi {{item.name}}', body: 'From {{item.city}}' }), { ports });
+        expect(ports.sent.map((s) => [s.key.index, s.message.subject, s.message.body])).toEqual([
+            [0, 'Hi Ann', 'From Paris'],
+            [2, 'Hi ', 'From ']
+        ]);
+        expect(outcome.status).toBe('FAILED');
+        expect(node(outcome, 'mail')).toMatchObject({
+            status: 'FAILED',
+            output: { emailsSent: 2 },
+            error: "2 of 4 e-mails failed: #1: {{item.city}}: the element has no field 'city'; #3: {{item.name}}: the element has no field 'name' (did you mean 'nmae'?)"
+        });
+        expect(outcome.result.emailsSent).toBe(2);
+    });
+
+    it('does not check {{item}} itself, nor templates without item fields', async () => {
+        const ports = fakePorts({ rows: { 'up-1': rows('a@example.com'), 'up-2': [] } });
+        const outcome = await executeRun(mailGraph({ to: 'ops@example.com', subject: 'Row', body: '{{item}}' }), { ports });
+        expect(outcome.status).toBe('SUCCESS');
+        expect(ports.sent[0]?.message.body).toBe('{"name":"P0","email":"a@example.com"}');
     });
 
     it('accepts a whole-value recipient and a fixed one', async () => {
@@ -164,7 +193,7 @@ describe('OUTPUT', () => {
             edges: chain('start', 'ai', 'mail')
         };
         const outcome = await executeRun(graph, { ports: fakePorts({ reply: () => ({ list: ['a'] }) }) });
-        expect(node(outcome, 'mail').error).toMatch(/^1 of 1 e-mails failed: #0: empty recipient address/);
+        expect(node(outcome, 'mail').error).toBe('1 of 1 e-mails failed: #0: {{item.email}}: the element is a string, not an object with fields');
         const previous = outcome.nodes.map((n) => (n.nodeId === 'ai' ? { ...n, output: { list: 'nope' } } : n));
         const resumed = await executeRun(graph, { ports: fakePorts(), resume: previous });
         expect(node(resumed, 'mail').error).toBe("'forEach' {{ai.list}} must resolve to an array, got a string");

@@ -1,8 +1,8 @@
 import { emailAddressProblem } from '../email.js';
 import { errorMessage, TemplateError } from '../errors.js';
 import { Slicer } from '../slices.js';
-import { compileTemplate } from '../templates/index.js';
-import { quote } from '../text.js';
+import { compileTemplate, type ItemRef, type TemplateRef } from '../templates/index.js';
+import { closest, quote } from '../text.js';
 import type { NodeOutput, OutputData } from '../types.js';
 import { itemScope, type NodeHandler, NodeFailure, RunCancelled, resolveArray } from './context.js';
 
@@ -16,10 +16,11 @@ interface ElementFailure {
 }
 
 /**
- * One e-mail per element. A bad recipient or a transport rejection fails that element only; the
- * others are still sent, then the node fails naming the failed elements (0-based indexes, the same
- * as the delivery keys). An element whose outcome the port says is unknown is no failure: it may
- * have arrived, so the node counts and names it apart (`unknownOutcome`), and it alone fails no node. Up to `ports.mailConcurrency` e-mails are in flight at once, each element
+ * One e-mail per element. A bad recipient, a template field the element lacks or a transport rejection
+ * fails that element only; the others are still sent, then the node fails naming the failed elements
+ * (0-based indexes, the same as the delivery keys). An element whose outcome the port says is unknown
+ * is no failure: it may have arrived, so the node counts and names it apart (`unknownOutcome`), and it
+ * alone fails no node. Up to `ports.mailConcurrency` e-mails are in flight at once, each element
  * keeping its own index, so a slow mail server costs its latency once per batch, not per e-mail.
  */
 export const runOutput: NodeHandler = async (node, ctx) => {
@@ -28,6 +29,7 @@ export const runOutput: NodeHandler = async (node, ctx) => {
     const to = compileTemplate(data.to);
     const subject = compileTemplate(data.subject);
     const body = compileTemplate(data.body);
+    const fields = itemFields([to, subject, body]);
     const failures: ElementFailure[] = [];
     /** Indexes of elements whose outcome is unknown. */
     const unknown: number[] = [];
@@ -41,6 +43,14 @@ export const runOutput: NodeHandler = async (node, ctx) => {
 
     const deliver = async (i: number, scope: ReturnType<typeof itemScope>): Promise<void> => {
         scope.item = elements[i];
+        // A field the element lacks would render as '' ("Hi ,"): that element fails instead, as a bad
+        // address does. A field present with no value (an empty CSV cell, null) renders empty.
+        const absent = absentField(elements[i], fields);
+        if (absent !== null) {
+            failures.push({ index: i, reason: absent });
+            done++;
+            return;
+        }
         let message: { to: string; subject: string; body: string };
         try {
             message = {
@@ -113,6 +123,31 @@ export const runOutput: NodeHandler = async (node, ctx) => {
     if (failures.length > 0) throw new NodeFailure(describeFailures(failures, unknown, total), output);
     return output;
 };
+
+/** Distinct `{{item.<field>}}` references of the templates, in order (not `{{item}}` itself). */
+function itemFields(templates: Array<{ refs: TemplateRef[] }>): ItemRef[] {
+    const seen = new Map<string, ItemRef>();
+    for (const template of templates) {
+        for (const ref of template.refs) {
+            if (ref.kind === 'item' && ref.field !== null && !seen.has(ref.field)) seen.set(ref.field, ref);
+        }
+    }
+    return [...seen.values()];
+}
+
+/** Why the element cannot be written: the first field it does not have, with the nearest it has; or null. */
+function absentField(element: unknown, refs: ItemRef[]): string | null {
+    if (refs.length === 0) return null;
+    const isObject = typeof element === 'object' && element !== null && !Array.isArray(element);
+    for (const ref of refs) {
+        const field = ref.field as string;
+        if (isObject && Object.hasOwn(element, field)) continue;
+        if (!isObject) return `${ref.text}: the element is ${element === null ? 'null' : Array.isArray(element) ? 'an array' : `a ${typeof element}`}, not an object with fields`;
+        const guess = closest(field, Object.keys(element));
+        return `${ref.text}: the element has no field ${quote(field, 60)}${guess === null ? '' : ` (did you mean ${quote(guess, 60)}?)`}`;
+    }
+    return null;
+}
 
 function oneLine(text: string): string {
     return text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]+/g, ' ') : text;
