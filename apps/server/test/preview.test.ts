@@ -102,6 +102,12 @@ describe('preview: what a run would send, sending nothing', () => {
         expect(invalid.statusCode).toBe(400);
         expect(invalid.json.details.length).toBeGreaterThanOrEqual(2);
         expect(invalid.json.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining([expect.stringMatching(/^graph\./)]));
+
+        // A mistyped column is caught before anything is rendered, naming the nearest column.
+        const typo = await preview(workflowId, { graph: newsletter(uploadId, "city == 'Rome'", { subject: 'Hi {{item.nmae}}' }) });
+        expect(typo.statusCode).toBe(400);
+        expect(typo.json.message).toMatch(/nmae.*did you mean 'name'/);
+        expect(rowMails()).toEqual([]);
     });
 
     it('refuses bad input naming the field, and another account’s workflow is 404', async () => {

@@ -311,11 +311,10 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
             const limit = input.limit ?? DEFAULT_PREVIEW_LIMIT;
             // Read first: the route's ownership check answered 404 for another account's id before this.
             const workflow = await deps.workflows.getWorkflow(accountId, workflowId);
-            // An unsaved edit is checked like create: every problem at once, 400.
+            // An unsaved edit is checked like create: every problem at once, column names included, 400.
+            // A stored graph saved before column checks may still read a column its upload lacks: its
+            // preview shows those elements failing, as the run would fail them.
             const graph = input.graph === undefined ? (workflow.graph as Graph) : await deps.workflows.check(accountId, input.graph);
-            // TODO(column check): the engine's column check (`{{item.x}}` and FILTER names against the
-            // upload's columns, 400 at create and PATCH) is called here too, once it lands:
-            //     checkColumns(graph, columnsOf) -> 400 naming the node, the field and the nearest column.
 
             if (busy.has(accountId)) {
                 throw tooMany('A preview of this account is already under way: one at a time per account. Try again when it has answered.', 1);
