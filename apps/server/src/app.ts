@@ -23,6 +23,11 @@ import { createRunQueue } from './worker/queue.js';
 export interface AppOptions {
     logger?: Logger;
     validateResponses?: boolean;
+    /**
+     * The embedded database's lock was removed or replaced while the server ran (see data-dir-lock.ts):
+     * the app stops, then this is called (main.ts exits with an error).
+     */
+    onLockLost?: () => void;
 }
 
 export interface App {
@@ -103,6 +108,13 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         async start() {
             // The worker first: in role `all` it connects the channel the API announces runs on.
             await (worker ? worker.start() : ctx.queue.open());
+            lock?.watch(() => {
+                log.fatal(
+                    { dataDir: config.dataDir },
+                    'the lock of the embedded database (server.lock) was removed or replaced while this server ran: stopping, so that no other process writes the database at the same time; start the server again'
+                );
+                void app.stop().finally(() => options.onLockLost?.());
+            });
             if (server) {
                 await server.start();
                 app.url = `http://${config.host}:${server.info.port}`;

@@ -10,13 +10,22 @@ import Path from 'node:path';
 // ends that the moment the process does, however it ends (kill -9, power loss): a socket file
 // nobody listens on refuses connections, and the next start takes it over. A process that finds
 // the owner alive asks it who it is, to name it.
+//
+// A socket file can be deleted or replaced while its owner runs (a cleanup script, a hand). Two
+// more guards, as PostgreSQL keeps for its postmaster.pid: a start replaces a lock only when the
+// process named in server.pid is gone too; and the owner looks at its lock every few seconds, and
+// stops if it is no longer there, rather than write a database that another process may open.
 
 const LOCK_FILE = 'server.lock';
+/** Who owns the lock: pid, the process's start time (Linux), address. */
+const PID_FILE = 'server.pid';
+const CHECK_EVERY_MS = 2_000;
 /** Held while a stale lock is replaced, so that two starts never both replace it. */
 const TAKEOVER_DIR = 'server.lock.takeover';
 /** A takeover lasts milliseconds; a folder older than this was left by a start that was killed. */
 const TAKEOVER_STALE_MS = 10_000;
-const TAKEOVER_TRIES = 50;
+/** Long enough to outlast a takeover folder left by a start that was killed (then it is removed). */
+const TAKEOVER_TRIES = 150;
 const TAKEOVER_WAIT_MS = 100;
 const ASK_TIMEOUT_MS = 2_000;
 /** sun_path holds 108 bytes on Linux (104 on macOS), with its terminating NUL. */
@@ -28,9 +37,16 @@ export interface Owner {
     url: string | null;
 }
 
+interface PidFile extends Owner {
+    /** When the process started (Linux: clock ticks since boot), so that a reused pid is told apart. */
+    start: string | null;
+}
+
 export interface DataDirLock {
     /** Tells later starts where this server answers. */
     listening(url: string): void;
+    /** From now on, calls `onLost` if the lock is removed or replaced under the running server. */
+    watch(onLost: () => void): void;
     release(): Promise<void>;
 }
 
@@ -49,12 +65,12 @@ export class DataDirInUseError extends Error {
     }
 }
 
-const socketPath = (dataDir: string): string => {
-    const absolute = Path.resolve(dataDir, LOCK_FILE);
+const socketPath = (lockDir: string): string => {
+    const absolute = Path.resolve(lockDir, LOCK_FILE);
     const relative = Path.relative(process.cwd(), absolute);
     const path = relative.length < absolute.length && !relative.startsWith('..') ? `./${relative}` : absolute;
     if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-        throw new Error(`FLOWCTL_DATA_DIR ${dataDir} is too long a path for its lock (${LOCK_FILE}, a Unix socket, takes at most ${MAX_SOCKET_PATH} bytes): choose a shorter one`);
+        throw new Error(`FLOWCTL_DATA_DIR ${lockDir} is too long a path for its lock (${LOCK_FILE}, a Unix socket, takes at most ${MAX_SOCKET_PATH} bytes): choose a shorter one`);
     }
 
     return path;
@@ -80,6 +96,50 @@ const ask = (path: string): Promise<Owner | null | 'gone'> =>
             }
         });
     });
+
+/** Field 22 of /proc/<pid>/stat; null where there is no /proc or no such process. */
+const processStart = async (pid: number): Promise<string | null> => {
+    const stat = await Fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+};
+
+const isAlive = (pid: number): boolean => {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch (err) {
+        return (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+};
+
+/** The owner server.pid names, if that process still runs: then its lock is not to be replaced. */
+const livingOwner = async (lockDir: string): Promise<Owner | null> => {
+    const text = await Fs.readFile(Path.join(lockDir, PID_FILE), 'utf8').catch(() => null);
+    let owner: PidFile;
+    try {
+        owner = JSON.parse(text ?? '') as PidFile;
+    } catch {
+        return null;
+    }
+
+    if (typeof owner.pid !== 'number' || owner.pid === process.pid || !isAlive(owner.pid)) {
+        return null;
+    }
+
+    // Same pid, other process (the pid was reused after a reboot or a crash): not the owner.
+    const start = await processStart(owner.pid);
+    return owner.start && start && owner.start !== start ? null : { pid: owner.pid, url: owner.url };
+};
+
+/**
+ * Where the lock lives: beside the database's real folder, so that a data folder whose `pg` is a
+ * link to another one's meets that one's lock.
+ */
+const lockDirOf = async (dataDir: string): Promise<string> => {
+    const pg = await Fs.realpath(Path.join(dataDir, 'pg')).catch(() => null);
+    return pg ? Path.dirname(pg) : dataDir;
+};
 
 /** A server listening at `path`, or null when something is there already. */
 const listen = (path: string, owner: Owner): Promise<Net.Server | null> =>
@@ -130,7 +190,8 @@ const whileTakingOver = async (dataDir: string, fn: () => Promise<void>): Promis
  * DataDirInUseError naming the owner. Call before opening the database.
  */
 export const lockDataDir = async (dataDir: string): Promise<DataDirLock> => {
-    const path = socketPath(dataDir);
+    const lockDir = await lockDirOf(dataDir);
+    const path = socketPath(lockDir);
     const owner: Owner = { pid: process.pid, url: null };
     let server: Net.Server | null = null;
     for (let tries = 0; !server; tries++) {
@@ -144,8 +205,14 @@ export const lockDataDir = async (dataDir: string): Promise<DataDirLock> => {
             throw new DataDirInUseError(dataDir, found);
         }
 
-        // Left by a process that is gone: replace it, unless another start is doing so right now.
-        const replaced = await whileTakingOver(dataDir, async () => {
+        // Nobody answers there: the owner is gone, unless server.pid names a process that still runs
+        // (its lock was removed under it). Replace it, unless another start is doing so right now.
+        const living = await livingOwner(lockDir);
+        if (living) {
+            throw new DataDirInUseError(dataDir, living);
+        }
+
+        const replaced = await whileTakingOver(lockDir, async () => {
             if ((await ask(path)) === 'gone') {
                 await Fs.rm(path, { force: true });
             }
@@ -159,17 +226,37 @@ export const lockDataDir = async (dataDir: string): Promise<DataDirLock> => {
         }
     }
 
-    // The lock must not keep the process alive on its own, as the HTTP server does not either once closed.
-    server.unref();
     const held = server;
+    const { ino } = await Fs.stat(path);
+    const start = await processStart(process.pid);
+    const writePidFile = () => Fs.writeFile(Path.join(lockDir, PID_FILE), `${JSON.stringify({ ...owner, start } satisfies PidFile)}\n`);
+    await writePidFile();
+
+    let released = false;
+    let check: NodeJS.Timeout | undefined;
+    // The lock does not keep the process alive on its own, as the HTTP server does not either once closed.
+    held.unref();
     return {
         listening(url) {
             owner.url = url;
+            void writePidFile().catch(() => {});
         },
-        release: () =>
-            new Promise<void>((resolve) => {
-                // Closing a Unix socket server removes its file.
-                held.close(() => resolve());
-            })
+        watch(onLost) {
+            check = setInterval(async () => {
+                const now = await Fs.stat(path).catch(() => null);
+                if (!released && (!now?.isSocket() || now.ino !== ino)) {
+                    clearInterval(check);
+                    onLost();
+                }
+            }, CHECK_EVERY_MS);
+            check.unref();
+        },
+        async release() {
+            released = true;
+            clearInterval(check);
+            await Fs.rm(Path.join(lockDir, PID_FILE), { force: true });
+            // Closing a Unix socket server removes its file.
+            await new Promise<void>((resolve) => held.close(() => resolve()));
+        }
     };
 };

@@ -23,7 +23,7 @@ const main = async (): Promise<void> => {
         throw new Error(`--role ${role} needs DATABASE_URL: the embedded database belongs to one process, so it runs --role all`);
     }
 
-    const app = await createApp(config);
+    const app = await createApp(config, { onLockLost: () => process.exit(1) });
     await app.start();
 
     let stopping = false;
@@ -47,7 +47,9 @@ const main = async (): Promise<void> => {
     process.on('SIGTERM', () => void stop('SIGTERM'));
 };
 
-main().catch((err: Error) => {
-    console.error(`flowctl server: ${err.message}`);
+main().catch((err: unknown) => {
+    // Not every library throws an Error (PGlite's file system errors are plain objects).
+    const message = err instanceof Error ? err.message : (err as { message?: unknown })?.message;
+    console.error(`flowctl server: ${typeof message === 'string' ? message : JSON.stringify(err) ?? String(err)}`);
     process.exit(1);
 });

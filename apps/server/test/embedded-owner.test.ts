@@ -1,8 +1,9 @@
 import Fs from 'node:fs/promises';
+import Os from 'node:os';
 import Path from 'node:path';
 
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { type Child, startChild, stopChild } from './child.js';
 import { createTestStore, store, type TestStore } from './harness.js';
@@ -131,5 +132,72 @@ describe('one data folder: one owner of the embedded database, and only it reach
             await Fs.symlink(Path.join(testStore.dataDir, 'server.lock'), Path.join(socketDir, '.s.PGSQL.5432'));
             expect(await tryDatabase({ host: socketDir, port: 5432 })).toMatch(/^refused/);
         }
+    });
+});
+
+// The lock under a running owner: removed or replaced by hand, reached through a link, or left half
+// taken over by a start that was killed. On the embedded store whatever store this project tests.
+describe('the embedded database lock holds when its file is tampered with', { timeout: 120_000 }, () => {
+    let smtp: SmtpSink;
+    let testStore: TestStore;
+    let linked: string;
+    const children: Child[] = [];
+
+    beforeAll(async () => {
+        smtp = await startSmtpSink();
+        const dataDir = await Fs.mkdtemp(Path.join(Os.tmpdir(), 'flowctl-lock-'));
+        await Fs.cp(inject('pgTemplate'), Path.join(dataDir, 'pg'), { recursive: true });
+        testStore = { dataDir, databaseUrl: null, drop: () => Fs.rm(dataDir, { recursive: true, force: true }) };
+        linked = await Fs.mkdtemp(Path.join(Os.tmpdir(), 'flowctl-linked-'));
+    });
+    afterAll(async () => {
+        for (const child of children) {
+            await stopChild(child, 'SIGKILL');
+        }
+
+        await smtp.close();
+        await testStore.drop();
+        await Fs.rm(linked, { recursive: true, force: true });
+    });
+
+    const start = async (store: TestStore = testStore) => {
+        const child = await startChild('all', store, smtp.url);
+        children.push(child);
+        return child;
+    };
+
+    it('refuses a second server while the owner runs, and the owner stops, when the lock file was replaced', async () => {
+        const owner = await start();
+        // Held still, so that it cannot notice before the second start looks (it looks every 2 s).
+        owner.process.kill('SIGSTOP');
+        const lock = Path.join(testStore.dataDir, 'server.lock');
+        await Fs.rm(lock);
+        await Fs.writeFile(lock, '');
+
+        // Nobody answers at the lock, but server.pid names a process that still runs.
+        await expect(start()).rejects.toThrow(`pid ${owner.process.pid}, ${owner.url}`);
+        // Let go, the owner sees its lock replaced and stops rather than share the database.
+        owner.process.kill('SIGCONT');
+        expect(await owner.exited).toBe(1);
+        expect(owner.output.join('')).toContain('was removed or replaced while this server ran');
+
+        const next = await start();
+        expect((await fetch(`${next.url}/readyz`)).status).toBe(200);
+    });
+
+    it('refuses a data folder whose pg is a link to a running server’s database, naming that server', async () => {
+        const owner = children.at(-1)!;
+        await Fs.symlink(Path.join(testStore.dataDir, 'pg'), Path.join(linked, 'pg'));
+        await expect(start({ dataDir: linked, databaseUrl: null, drop: async () => {} })).rejects.toThrow(`pid ${owner.process.pid}, ${owner.url}`);
+    });
+
+    it('starts after a start was killed half-way through a takeover (its folder left behind)', async () => {
+        await stopChild(children.at(-1)!, 'SIGKILL');
+        const takeover = Path.join(testStore.dataDir, 'server.lock.takeover');
+        await Fs.mkdir(takeover);
+        const longAgo = new Date(Date.now() - 60_000);
+        await Fs.utimes(takeover, longAgo, longAgo);
+        const next = await start();
+        expect((await fetch(`${next.url}/readyz`)).status).toBe(200);
     });
 });
