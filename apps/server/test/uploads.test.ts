@@ -148,7 +148,9 @@ describe('uploads', () => {
         ['a C1 control (CSI)', 'c1\u009B2J.csv', 'U+009B'],
         ['a bell', 'bell\u0007.csv', 'U+0007'],
         ['a tab', 'tab\t.csv', 'U+0009'],
-        ['a line separator', 'two\u2028lines.csv', 'U+2028']
+        ['a line separator', 'two\u2028lines.csv', 'U+2028'],
+        ['a Hangul filler, which shows as blank space', 'pay\u3164roll.csv', 'U+3164'],
+        ['a combining grapheme joiner', 'cgj\u034F.csv', 'U+034F']
     ])('refuses a file name with %s, naming the field and the character; keeps nothing', async (_what, filename, code) => {
         const res = await rejected('a\n1\n', { filename });
         expect(res.status).toBe(400);

@@ -7,11 +7,14 @@ import Boom from '@hapi/boom';
 // refused, as a workflow name with a control character is, rather than cleaned: an earlier version
 // dropped the controls and kept the rest, which stored `a[2J<U+202E>exe.csv` for `a<ESC>[2J<U+202E>exe.csv`.
 //
+// So are the other characters Unicode says to draw as nothing (Default_Ignorable_Code_Point): the
+// combining grapheme joiner, the Hangul fillers (U+115F, U+3164, U+FFA0) that show as blank space.
+//
 // Allowed: ZWNJ and ZWJ (U+200C, U+200D), which Persian and Indic words and emoji sequences need and
-// which reorder nothing, and variation selectors (emoji presentation), which are not format characters.
+// which reorder nothing, and variation selectors (emoji presentation), which only choose a glyph.
 
-/** Controls (C0, DEL, C1), line and paragraph separators, format characters but the joiners, noncharacters, lone surrogates. */
-const UNSHOWABLE = /[\p{Cc}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}\p{Cs}]|(?![\u200c\u200d])\p{Cf}/u;
+/** Controls, line and paragraph separators, format and other default-ignorable characters but the joiners and variation selectors, noncharacters, lone surrogates. */
+const UNSHOWABLE = /[\p{Cc}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}\p{Cs}]|(?![\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 const UNSHOWABLE_ALL = new RegExp(UNSHOWABLE.source, 'gu');
 
 const MAX_FILENAME_LENGTH = 255;
