@@ -9,7 +9,7 @@
 // /readyz failures. Heavy: run it alone (`npm run bench big-runs`).
 import { createWorkflow, enqueue, sleep, uploadCsv, waitRun } from './lib/api.mjs';
 import { openBench } from './lib/bench.mjs';
-import { realistic } from './lib/realistic.mjs';
+import { realistic, realisticGraph } from './lib/realistic.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
 const TARGETS = { othersP99Ms: 250, readyzFailures: 0, worstRssMb: 1024, realisticRssMb: 512 };
@@ -116,19 +116,7 @@ const bench = async (store) =>
         await scenario(
             'realistic 50 MiB → FILTER → OUTPUT',
             realistic,
-            (uploadId) => ({
-                nodes: [
-                    { id: 'start', type: 'TRIGGER', data: {} },
-                    { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
-                    { id: 'audience', type: 'FILTER', data: { source: '{{people.rows}}', expr: "age == 30 && city == 'Paris'" } },
-                    { id: 'send', type: 'OUTPUT', data: { forEach: '{{audience.items}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'See you in {{item.city}}.' } }
-                ],
-                edges: [
-                    { source: 'start', target: 'people' },
-                    { source: 'people', target: 'audience' },
-                    { source: 'audience', target: 'send' }
-                ]
-            }),
+            (uploadId) => realisticGraph(uploadId, "age == 30 && city == 'Paris'"),
             { rssTarget: TARGETS.realisticRssMb, expect: 'SUCCESS' }
         );
         console.log(`${store.padEnd(8)} realistic run: ${sink.count - sentBefore} e-mails reached the sink`);

@@ -6,7 +6,7 @@
 // Heavy: run it alone (`npm run bench preview`, or `node bench/preview.mjs embedded`).
 import { createWorkflow, sleep, uploadCsv } from './lib/api.mjs';
 import { openBench } from './lib/bench.mjs';
-import { realistic } from './lib/realistic.mjs';
+import { realistic, realisticGraph } from './lib/realistic.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
 const MB = 1024 * 1024;
@@ -21,19 +21,7 @@ const bench = async (store) =>
         const other = { authorization: `Bearer ${(await createAccount(server, sink)).token}` };
         await createWorkflow(server, other, 'other', { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] });
         const uploadId = await uploadCsv(server, heavy, realistic(), 'big.csv');
-        const workflowId = await createWorkflow(server, heavy, 'preview', {
-            nodes: [
-                { id: 'start', type: 'TRIGGER', data: {} },
-                { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
-                { id: 'audience', type: 'FILTER', data: { source: '{{people.rows}}', expr: "age > 40 || city == 'Paris'" } },
-                { id: 'send', type: 'OUTPUT', data: { forEach: '{{audience.items}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'See you in {{item.city}}.' } }
-            ],
-            edges: [
-                { source: 'start', target: 'people' },
-                { source: 'people', target: 'audience' },
-                { source: 'audience', target: 'send' }
-            ]
-        });
+        const workflowId = await createWorkflow(server, heavy, 'preview', realisticGraph(uploadId, "age > 40 || city == 'Paris'"));
 
         const preview = async () => {
             const started = performance.now();

@@ -14,3 +14,18 @@ export const realistic = () => {
     return Buffer.from(lines.join('\n'));
 };
 
+
+/** The newsletter over it: people → FILTER `expr` → one e-mail per match. */
+export const realisticGraph = (uploadId, expr) => ({
+    nodes: [
+        { id: 'start', type: 'TRIGGER', data: {} },
+        { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+        { id: 'audience', type: 'FILTER', data: { source: '{{people.rows}}', expr } },
+        { id: 'send', type: 'OUTPUT', data: { forEach: '{{audience.items}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'See you in {{item.city}}.' } }
+    ],
+    edges: [
+        { source: 'start', target: 'people' },
+        { source: 'people', target: 'audience' },
+        { source: 'audience', target: 'send' }
+    ]
+});

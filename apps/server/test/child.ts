@@ -4,7 +4,7 @@ import Path from 'node:path';
 
 import type { TestAccount } from './fixtures.js';
 import { store, type TestServer, type TestStore } from './harness.js';
-import type { RunJson } from './run-fixtures.js';
+import { type RunJson, TERMINAL } from './run-fixtures.js';
 
 // The built server as separate processes, for tests that SIGKILL a worker and start another.
 
@@ -128,4 +128,21 @@ export const remote = (url: string, account: TestAccount): RemoteRuns => {
         enqueue: async (workflowId: string) => (await call('POST', `/api/workflows/${workflowId}/run`)).json.runId,
         get: async (runId: string) => (await call('GET', `/api/workflows/runs/${runId}`)).json
     };
+};
+
+/** Polls a run in a child server until it ends; past a minute, fails with the children's output. */
+export const childRunEnded = async (get: (runId: string) => Promise<RunJson>, runId: string, children: Child[]): Promise<RunJson> => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+        const run = await get(runId);
+        if (TERMINAL.includes(run.status)) {
+            return run;
+        }
+
+        if (Date.now() > deadline) {
+            throw new Error(`run ${runId} is still ${run.status}:\n${children.flatMap((c) => c.output).join('')}`);
+        }
+
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 };

@@ -31,7 +31,7 @@ export interface RunJson {
     completedAt?: string;
     cancelRequestedAt?: string;
     error: string | null;
-    result: { totalRows: number; filteredOut: number; emailsSent: number };
+    result: { totalRows: number; filteredOut: number; emailsSent: number; possiblyDuplicated?: number; unknownOutcome?: number };
     nodes: NodeJson[];
 }
 

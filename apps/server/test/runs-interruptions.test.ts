@@ -2,7 +2,7 @@ import Fs from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { type Child, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
+import { type Child, childRunEnded, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
 import { createAccount, type TestAccount } from './fixtures.js';
 import { type GatedMessage, type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
 import { createTestStore, startTestServer, store, type TestServer, type TestStore } from './harness.js';
@@ -85,19 +85,7 @@ const cluster = async (smtp: GatedSmtp) => {
             held.answer(true);
         },
         async waitFor(runId: string) {
-            const deadline = Date.now() + 60_000;
-            for (;;) {
-                const run = await client.get(runId);
-                if (TERMINAL.includes(run.status)) {
-                    return run;
-                }
-
-                if (Date.now() > deadline) {
-                    throw new Error(`run ${runId} is still ${run.status}:\n${children.flatMap((c) => c.output).join('')}`);
-                }
-
-                await new Promise((resolve) => setTimeout(resolve, 100));
-            }
+            return childRunEnded(client.get, runId, children);
         },
         close: () => closeChildren(children, api, testStore)
     };

@@ -2,10 +2,10 @@ import Fs from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { type Child, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
+import { type Child, childRunEnded, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
 import { createAccount } from './fixtures.js';
 import { createTestStore, startTestServer, store } from './harness.js';
-import { newsletter, type NodeJson, type RunJson, runsApi, TERMINAL } from './run-fixtures.js';
+import { newsletter, type NodeJson, type RunJson, runsApi } from './run-fixtures.js';
 
 // Issue 26: a worker SIGKILLed while its relay has e-mails it has not answered yet; the relay then
 // accepts them, and answers 451 to everything while the worker restarts, so the resumed run sends
@@ -81,19 +81,7 @@ const killRefuseRetry = async (rederive: boolean) => {
             }
         };
         const ended = async (runId: string) => {
-            const deadline = Date.now() + 60_000;
-            for (;;) {
-                const run = await client.get(runId);
-                if (TERMINAL.includes(run.status)) {
-                    return run;
-                }
-
-                if (Date.now() > deadline) {
-                    throw new Error(`run ${runId} is still ${run.status}:\n${children.flatMap((c) => c.output).join('')}`);
-                }
-
-                await new Promise((resolve) => setTimeout(resolve, 100));
-            }
+            return childRunEnded(client.get, runId, children);
         };
 
         // A relay that takes 30 ms per message.
