@@ -73,6 +73,12 @@ export interface Config {
      * PostgreSQL): one account's slow runs leave slots for the others.
      */
     runConcurrencyPerAccount: number;
+    /**
+     * Webhook deliveries under way at once in a process (see worker/webhook-slots.ts). Each waits on
+     * the network, costing a socket rather than CPU, so there are many: one account holds at most
+     * WEBHOOK_SLOTS_PER_ACCOUNT of them, and many accounts are needed to fill them.
+     */
+    webhookConcurrency: number;
     /** How long a worker's claim on a workflow lasts unrenewed: a crashed worker's runs resume after about this long. */
     runLeaseMs: number;
     /** A run whose worker holds its lease but makes no progress for this long is failed. */
@@ -176,6 +182,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             env.RUN_CONCURRENCY_PER_ACCOUNT,
             Math.max(1, Math.floor(positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4) / 2))
         ),
+        webhookConcurrency: positiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 32),
         // Renewed every third of it: a dead worker's run is taken over within about this long.
         runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 3_000),
         runNoProgressMs: positiveInt('RUN_NO_PROGRESS_MS', env.RUN_NO_PROGRESS_MS, 1_200_000),

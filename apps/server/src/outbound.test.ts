@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
-
-import { loadConfig } from './config.js';
 import Http from 'node:http';
+import Os from 'node:os';
 
 import { fetch as undiciFetch } from 'undici';
+import { describe, expect, it, vi } from 'vitest';
+
+import { loadConfig } from './config.js';
 
 import { isPrivateAddress, PrivateAddressError, publicOnly, refusedTarget } from './outbound.js';
 
@@ -15,6 +16,94 @@ describe('outbound address policy', () => {
 
         for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8']) {
             expect(isPrivateAddress(address), address).toBe(false);
+        }
+    });
+
+    it('knows the special-purpose ranges that are not globally reachable: documentation, benchmarking, reserved, discard, SRv6, IETF protocol assignments', () => {
+        const special = [
+            '192.0.2.2',
+            '198.51.100.7',
+            '203.0.113.200',
+            '198.18.0.1',
+            '198.19.255.254',
+            '240.0.0.1',
+            '255.255.255.255',
+            '100.127.255.254',
+            '192.88.99.1',
+            '2001:db8::1',
+            '3fff::1',
+            '100::1',
+            '100:0:0:1::1',
+            '2001:2::1',
+            '2001:10::1',
+            '5f00::1',
+            'fec0::1',
+            // and as embedded IPv4 addresses.
+            '::ffff:192.0.2.2',
+            '64:ff9b::c633:6407',
+            '2002:cb00:7101::1'
+        ];
+        for (const address of special) {
+            expect(isPrivateAddress(address), address).toBe(true);
+            expect(refusedTarget(`http://${address.includes(':') ? `[${address}]` : address}:4010/ext`, false), address).toMatch(/is a private or local address/);
+        }
+
+        // Their neighbours are public.
+        for (const address of ['192.0.3.1', '198.51.101.1', '203.0.114.1', '198.20.0.1', '2001:db9::1', '2001:200::1', '3fff:1000::1']) {
+            expect(isPrivateAddress(address), address).toBe(false);
+        }
+    });
+
+    it("refuses this host's own addresses, whatever their range, read when checking", () => {
+        const own = Object.values(Os.networkInterfaces())
+            .flatMap((entries) => entries ?? [])
+            .filter((entry) => !entry.internal);
+        for (const entry of own) {
+            expect(isPrivateAddress(entry.address), entry.address).toBe(true);
+        }
+
+        // An address the host gains after start counts from then on, in IPv4-embedding forms too.
+        const gained = '81.2.69.160';
+        expect(isPrivateAddress(gained)).toBe(false);
+        const real = Os.networkInterfaces();
+        const spy = vi.spyOn(Os, 'networkInterfaces').mockReturnValue({
+            ...real,
+            eth9: [{ address: gained, netmask: '255.255.255.0', family: 'IPv4', mac: '02:00:00:00:00:09', internal: false, cidr: `${gained}/24` }]
+        });
+        try {
+            for (const address of [gained, '::ffff:81.2.69.160', '64:ff9b::5102:45a0', '2002:5102:45a0::1']) {
+                expect(isPrivateAddress(address), address).toBe(true);
+            }
+
+            expect(refusedTarget(`http://${gained}:4010/ext`, false)).toMatch(/is a private or local address/);
+        } finally {
+            spy.mockRestore();
+        }
+
+        expect(isPrivateAddress(gained)).toBe(false);
+    });
+
+    it("refuses a connection to one of this host's non-loopback addresses, where a listener waits", async () => {
+        const own = Object.values(Os.networkInterfaces())
+            .flatMap((entries) => entries ?? [])
+            .find((entry) => !entry.internal && entry.family === 'IPv4');
+        if (!own) {
+            return;
+        }
+
+        let reached = false;
+        const server = Http.createServer((_req, res) => {
+            reached = true;
+            res.end('reached');
+        });
+        await new Promise<void>((resolve) => server.listen(0, own.address, resolve));
+        try {
+            const url = `http://${own.address}:${(server.address() as { port: number }).port}/ext`;
+            const err = await undiciFetch(url, { dispatcher: publicOnly }).catch((e: Error) => e);
+            expect((err as Error & { cause?: unknown }).cause).toBeInstanceOf(PrivateAddressError);
+            expect(reached).toBe(false);
+        } finally {
+            await new Promise<void>((resolve) => server.close(() => resolve()));
         }
     });
 

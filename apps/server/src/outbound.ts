@@ -1,16 +1,21 @@
 import Dns from 'node:dns';
 import Net from 'node:net';
+import Os from 'node:os';
 
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 
 /**
  * Requests to addresses that accounts choose (run webhooks, an account's AI base URL) may not reach
- * this machine or its private networks unless ALLOW_PRIVATE_NETWORK is set: otherwise any account
- * could make the server call internal services or a cloud metadata endpoint on its behalf.
+ * this machine (by any of its addresses), its private networks or other ranges that are not globally
+ * reachable unless ALLOW_PRIVATE_NETWORK is set: otherwise any account could make the server call
+ * internal services or a cloud metadata endpoint on its behalf.
  * Names are checked as they are resolved, at connect time, so a name that later resolves elsewhere
  * (DNS rebinding) is caught too.
  */
 
+// Not globally reachable, after IANA's special-purpose address registries (checked 2026-11), plus
+// multicast and the deprecated IPv6 site-local range. A few anycast services inside these blocks
+// (192.0.0.9-10, 2001:1::1-3, AMT, AS112, ORCHIDv2) are refused with them: no webhook or model runs there.
 const PRIVATE = new Net.BlockList();
 for (const [network, prefix] of [
     ['0.0.0.0', 8],
@@ -20,8 +25,15 @@ for (const [network, prefix] of [
     ['169.254.0.0', 16],
     ['172.16.0.0', 12],
     ['192.0.0.0', 24],
+    // Documentation (TEST-NET-1/2/3): a host may still be given one, as a test or lab network.
+    ['192.0.2.0', 24],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    // Deprecated 6to4 relay anycast: whichever relay is nearest, not a chosen host.
+    ['192.88.99.0', 24],
     ['192.168.0.0', 16],
     ['198.18.0.0', 15],
+    // Multicast (224/4), reserved (240/4) and limited broadcast.
     ['224.0.0.0', 3]
 ] as const) {
     PRIVATE.addSubnet(network, prefix, 'ipv4');
@@ -31,12 +43,42 @@ for (const [network, prefix] of [
     ['::', 127],
     // Local-use NAT64 (RFC 8215): translated into whatever networks its operator chose.
     ['64:ff9b:1::', 48],
+    // Discard-only, and the dummy prefix (RFC 9780).
+    ['100::', 64],
+    ['100:0:0:1::', 64],
+    // Documentation.
+    ['2001:db8::', 32],
+    ['3fff::', 20],
+    // Segment Routing SIDs.
+    ['5f00::', 16],
     ['fc00::', 7],
     ['fe80::', 10],
+    ['fec0::', 10],
     ['ff00::', 8]
 ] as const) {
     PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
+
+// IETF protocol assignments (2001::/23, benchmarking 2001:2::/48 among them), but for Teredo
+// (2001::/32): a Teredo address is decided by the IPv4 addresses it carries (embeddedIPv4).
+PRIVATE.addRange('2001:1::', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff', 'ipv6');
+
+/**
+ * The addresses of this host's interfaces, whatever their range (a host may sit on a public or a
+ * documentation network, as eth0 192.0.2.2 did): any of them reaches this machine's services. Read
+ * at each check, so an address added since the server started counts.
+ */
+const localAddresses = (): Net.BlockList => {
+    const local = new Net.BlockList();
+    for (const entries of Object.values(Os.networkInterfaces())) {
+        for (const entry of entries ?? []) {
+            const address = entry.address.replace(/%.*$/, '');
+            local.addAddress(address, Net.isIPv4(address) ? 'ipv4' : 'ipv6');
+        }
+    }
+
+    return local;
+};
 
 export const ALLOW_HINT = 'set ALLOW_PRIVATE_NETWORK=true on the server to allow it';
 
@@ -96,8 +138,10 @@ export const embeddedIPv4 = (address: string): string[] => {
 };
 
 export const isPrivateAddress = (address: string): boolean => {
+    const local = localAddresses();
+    const refused = (ipv4: string) => PRIVATE.check(ipv4, 'ipv4') || local.check(ipv4, 'ipv4');
     if (Net.isIPv4(address)) {
-        return PRIVATE.check(address, 'ipv4');
+        return refused(address);
     }
 
     const plain = address.replace(/%.*$/, '');
@@ -106,7 +150,7 @@ export const isPrivateAddress = (address: string): boolean => {
     }
 
     // Checked as itself and as every IPv4 address it leads to: a NAT64 or 6to4 gateway would deliver it there.
-    return PRIVATE.check(plain, 'ipv6') || embeddedIPv4(plain).some((ipv4) => PRIVATE.check(ipv4, 'ipv4'));
+    return PRIVATE.check(plain, 'ipv6') || local.check(plain, 'ipv6') || embeddedIPv4(plain).some(refused);
 };
 
 export class PrivateAddressError extends Error {

@@ -11,6 +11,8 @@ import { runsApi } from './run-fixtures.js';
 const trigger = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
 /** More runs than the process has delivery slots. */
 const FLOOD = 12;
+/** Accounts flooding at once, as a sign-up per e-mail address allows: they filled the 8 slots the process had. */
+const FLOODERS = 4;
 
 /** A webhook receiver on loopback; `hold` leaves every request it gets open, unanswered. */
 const receiver = async () => {
@@ -63,6 +65,50 @@ const receiver = async () => {
     };
 };
 
+/** Resolves when `count` requests are held open at once. */
+const heldOpen = (silent: Awaited<ReturnType<typeof receiver>>, count: number) =>
+    new Promise<void>((resolve) => {
+        const check = () => {
+            if (silent.open.size >= count) {
+                silent.events.off('held', check);
+                resolve();
+            }
+        };
+        silent.events.on('held', check);
+        check();
+    });
+
+/**
+ * FLOODERS accounts, each with `runs` runs (taken in turns, each waited for) of a workflow whose
+ * webhook is `silent`'s. Returns each run's account.
+ */
+const flood = async (t: TestServer, silent: Awaited<ReturnType<typeof receiver>>, runs: number): Promise<Map<string, number>> => {
+    const accounts = [];
+    for (let i = 0; i < FLOODERS; i++) {
+        const api = runsApi(t, await createAccount(t));
+        accounts.push({ api, workflowId: await api.workflow(trigger, { webhookUrl: silent.url }) });
+    }
+
+    const accountOf = new Map<string, number>();
+    for (let round = 0; round < runs; round++) {
+        for (const [i, { api, workflowId }] of accounts.entries()) {
+            accountOf.set((await api.run(workflowId)).runId, i);
+        }
+    }
+
+    return accountOf;
+};
+
+/** Answers every held request and resolves once each of `runIds` was delivered: waiting lost none. */
+const answerAll = async (silent: Awaited<ReturnType<typeof receiver>>, runIds: string[]) => {
+    const all = new Promise<void>((resolve) => {
+        const check = () => runIds.every((runId) => silent.delivered.includes(runId)) && resolve();
+        silent.events.on('delivered', check);
+    });
+    silent.answer();
+    await all;
+};
+
 describe('webhooks: deliveries shared fairly across accounts', () => {
     let t: TestServer;
     beforeAll(async () => {
@@ -104,6 +150,73 @@ describe('webhooks: deliveries shared fairly across accounts', () => {
             });
             silent.answer();
             await all;
+        } finally {
+            await silent.close();
+            await prompt.close();
+        }
+    });
+
+    it("delivers another account's webhook at once while several accounts' endpoints hold every delivery they may open", async () => {
+        const silent = await receiver();
+        const prompt = await receiver();
+        prompt.answer();
+        try {
+            // Each flooder holds its share, and the flooders together as many as the process once had slots.
+            const accountOf = await flood(t, silent, WEBHOOK_SLOTS_PER_ACCOUNT + 1);
+            await heldOpen(silent, FLOODERS * WEBHOOK_SLOTS_PER_ACCOUNT);
+
+            const b = runsApi(t, await createAccount(t));
+            const bWorkflow = await b.workflow(trigger, { webhookUrl: prompt.url });
+            const outcome = Promise.race([
+                once(prompt.events, 'delivered').then(([runId]) => ({ first: 'B delivered', runId })),
+                once(silent.events, 'dropped').then(([runId]) => ({ first: "a flooder's delivery timed out", runId }))
+            ]);
+            const bRun = await b.run(bWorkflow);
+            expect(await outcome).toEqual({ first: 'B delivered', runId: bRun.runId });
+
+            const held = new Map<number, number>();
+            for (const runId of silent.open.values()) {
+                held.set(accountOf.get(runId) as number, (held.get(accountOf.get(runId) as number) ?? 0) + 1);
+            }
+            expect(Math.max(...held.values())).toBeLessThanOrEqual(WEBHOOK_SLOTS_PER_ACCOUNT);
+
+            await answerAll(silent, [...accountOf.keys()]);
+        } finally {
+            await silent.close();
+            await prompt.close();
+        }
+    });
+});
+
+describe('webhooks: a freed delivery slot goes to the account holding the fewest', () => {
+    const SLOTS = FLOODERS * WEBHOOK_SLOTS_PER_ACCOUNT;
+    let t: TestServer;
+    beforeAll(async () => {
+        // As many slots as the flooders may hold together, so that they fill them all.
+        t = await startTestServer({ config: { allowPrivateNetwork: true, webhookConcurrency: SLOTS } });
+    });
+    afterAll(() => t.close());
+
+    it("gives a slot freed by a flooder's timed-out delivery to another account's waiting delivery, not to the flooder's next", async () => {
+        const silent = await receiver();
+        const prompt = await receiver();
+        prompt.answer();
+        try {
+            // Every slot held, and every flooder with one more delivery due, older than B's.
+            const accountOf = await flood(t, silent, WEBHOOK_SLOTS_PER_ACCOUNT + 1);
+            await heldOpen(silent, SLOTS);
+
+            const b = runsApi(t, await createAccount(t));
+            const bWorkflow = await b.workflow(trigger, { webhookUrl: prompt.url });
+            // Nothing moves until a flooder's delivery times out; the slot it frees must go to B.
+            const outcome = Promise.race([
+                once(prompt.events, 'delivered').then(([runId]) => ({ next: 'B delivered', runId })),
+                once(silent.events, 'held').then(([runId]) => ({ next: "a flooder's next delivery started", runId }))
+            ]);
+            const bRun = await b.run(bWorkflow);
+            expect(await outcome).toEqual({ next: 'B delivered', runId: bRun.runId });
+
+            await answerAll(silent, [...accountOf.keys()]);
         } finally {
             await silent.close();
             await prompt.close();

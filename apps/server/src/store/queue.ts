@@ -108,26 +108,29 @@ export const oldestDueDrainMs = async (db: Queryable, lockLifetimeMs: number): P
 /**
  * Locks the next webhook delivery due, as Agenda's own lookup does (PostgresJobRepository
  * .getNextJobToRun in @agendajs/postgres-backend 6: due and unlocked, or locked past the lock
- * lifetime; earliest first), but passing over the deliveries of the accounts in `skip`. A delivery
- * queued before its job named its account is never passed over. Returns the locked row.
+ * lifetime), but shared across accounts: `held` is how many deliveries each account holds in this
+ * process now. An account holding `perAccount` is passed over; among the rest the account holding
+ * the fewest goes first, then the earliest due. A delivery queued before its job named its account
+ * counts as an account holding none. Returns the locked row.
  */
 export const lockNextWebhookJob = (
     db: Queryable,
-    at: { lockTime: Date; nextScanAt: Date; lockDeadline: Date; holder: string | null; skip: string[] }
+    at: { lockTime: Date; nextScanAt: Date; lockDeadline: Date; holder: string | null; held: Map<string, number>; perAccount: number }
 ): Promise<Record<string, unknown> | null> =>
     preparedOne<Record<string, unknown>>(
         db,
         'flowctl_queue_lockNextWebhookJob',
-        `UPDATE agenda_jobs SET locked_at = $1, last_modified_by = $4
+        `WITH held AS (SELECT * FROM unnest($5::text[], $6::int[]) AS h(account_id, slots))
+         UPDATE agenda_jobs SET locked_at = $1, last_modified_by = $4
          WHERE id = (
-             SELECT id FROM agenda_jobs
-             WHERE name = '${WEBHOOK_JOB}' AND disabled = FALSE
-               AND ((locked_at IS NULL AND next_run_at <= $2) OR locked_at <= $3)
-               AND (data ->> 'accountId' IS NULL OR NOT (data ->> 'accountId' = ANY($5::text[])))
-             ORDER BY next_run_at ASC NULLS LAST, priority DESC
+             SELECT j.id FROM agenda_jobs j LEFT JOIN held h ON h.account_id = j.data ->> 'accountId'
+             WHERE j.name = '${WEBHOOK_JOB}' AND j.disabled = FALSE
+               AND ((j.locked_at IS NULL AND j.next_run_at <= $2) OR j.locked_at <= $3)
+               AND COALESCE(h.slots, 0) < $7
+             ORDER BY COALESCE(h.slots, 0) ASC, j.next_run_at ASC NULLS LAST, j.priority DESC
              LIMIT 1
-             FOR UPDATE SKIP LOCKED
+             FOR UPDATE OF j SKIP LOCKED
          )
          RETURNING *`,
-        [at.lockTime, at.nextScanAt, at.lockDeadline, at.holder, at.skip]
+        [at.lockTime, at.nextScanAt, at.lockDeadline, at.holder, [...at.held.keys()], [...at.held.values()], at.perAccount]
     );

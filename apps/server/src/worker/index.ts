@@ -17,7 +17,7 @@ import { type DrainEnv, drainWorkflow } from './drain.js';
 import { createRunMetrics } from './metrics.js';
 import type { RunDeps } from './ports.js';
 import { shareWebhookSlots } from './webhook-slots.js';
-import { deliverWebhook, WEBHOOK_SLOTS, WEBHOOK_SLOTS_PER_ACCOUNT, webhookBackoff } from './webhooks.js';
+import { deliverWebhook, WEBHOOK_SLOTS_PER_ACCOUNT, webhookBackoff } from './webhooks.js';
 
 export interface Worker {
     start(): Promise<void>;
@@ -181,7 +181,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                 notificationChannel: ctx.queue.channel,
                 // A fallback only: new jobs are announced. It bounds how late a webhook retry can run.
                 processEvery: Math.min(1_000, Math.max(100, Math.floor(leaseMs / 2))),
-                maxConcurrency: config.runConcurrency + WEBHOOK_SLOTS,
+                maxConcurrency: config.runConcurrency + config.webhookConcurrency,
                 defaultConcurrency: config.runConcurrency,
                 defaultLockLifetime: leaseMs
             });
@@ -223,7 +223,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                         await deliverWebhook({ db, encryptionKey: ctx.secrets.encryptionKey, log, allowPrivateNetwork: ctx.config.allowPrivateNetwork }, runId, (job.attrs.failCount ?? 0) + 1);
                     }
                 },
-                { concurrency: WEBHOOK_SLOTS, lockLimit: WEBHOOK_SLOTS, lockLifetime: 60_000, backoff: webhookBackoff }
+                { concurrency: config.webhookConcurrency, lockLimit: config.webhookConcurrency, lockLifetime: 60_000, backoff: webhookBackoff }
             );
 
             if (!config.databaseUrl) {

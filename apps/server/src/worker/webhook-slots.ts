@@ -14,6 +14,11 @@ type NextJobToRun = (jobName: string, nextScanAt: Date, lockDeadline: Date, now?
  * Agenda's lookup of the next delivery passes over the accounts that already hold `perAccount` of
  * this process's deliveries (locked: running, or about to): their other deliveries wait in the job
  * table, still due, and no slot is spent on them until one of theirs ends.
+ *
+ * Among the others it takes the account holding the fewest slots first, and only then the oldest
+ * due job. Oldest-first alone handed a slot freed by a flooder's timed-out delivery straight back
+ * to that flooder (its next job was older, and it was below its cap again): with four accounts
+ * whose endpoints never answered filling the slots, another account's webhook waited over 60 s.
  */
 export const shareWebhookSlots = (agenda: Agenda, backend: PostgresBackend, db: Queryable, perAccount: number): void => {
     const repository = backend.repository as unknown as { getNextJobToRun: NextJobToRun; rowToJob(row: unknown): unknown };
@@ -28,8 +33,7 @@ export const shareWebhookSlots = (agenda: Agenda, backend: PostgresBackend, db: 
             }
         }
 
-        const skip = [...held].filter(([, count]) => count >= perAccount).map(([accountId]) => accountId);
-        const row = await lockNextWebhookJob(db, { lockTime: now ?? new Date(), nextScanAt, lockDeadline, holder: options?.lastModifiedBy ?? null, skip });
+        const row = await lockNextWebhookJob(db, { lockTime: now ?? new Date(), nextScanAt, lockDeadline, holder: options?.lastModifiedBy ?? null, held, perAccount });
         return row ? repository.rowToJob(row) : undefined;
     };
 

@@ -10,14 +10,10 @@ import { getWebhookRun } from '../store/runs.js';
 export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 const WEBHOOK_TIMEOUT_MS = 10_000;
 /**
- * Deliveries under way at once in a process. Each mostly waits on the network, holding one socket
- * and a small body, so the slots are plenty; what keeps them free is the share per account:
- */
-export const WEBHOOK_SLOTS = 8;
-/**
- * an account's deliveries hold at most this many slots of a process (see webhook-slots.ts): an
- * endpoint that never answers delays its own account's deliveries, and no one else's until more
- * than three other accounts' endpoints hang too.
+ * An account's deliveries hold at most this many of a process's WEBHOOK_CONCURRENCY slots (see
+ * webhook-slots.ts): an endpoint that never answers delays its own account's deliveries; filling
+ * the 32 default slots takes 16 such accounts, and even then a freed slot goes to an account
+ * holding none before theirs.
  */
 export const WEBHOOK_SLOTS_PER_ACCOUNT = 2;
 
