@@ -132,6 +132,12 @@ export const sendingDeliveries = (db: Queryable, runId: string): Promise<{ node_
  * A run ending without executing further settles what its attempts' notes know: elements the server
  * accepted become SENT, and the intents of elements never handed to a connection are removed (they
  * were never sent: a retry sends them). The rest stays SENDING: unknown.
+ *
+ * The notes are those of the attempt that wrote the intent, and speak only of its own copies. An
+ * element flagged `resent` had an earlier copy go out unanswered (an attempt that died, or a timeout):
+ * that its last copy never went out, or was refused, says nothing of the first, which may have
+ * arrived. Such an intent is kept, SENDING: removed, the element looked never sent, the run given up
+ * counted it nowhere and its retry sent it under its own Message-ID.
  */
 export const settleSending = async (db: Queryable, runId: string, accepted: { node_id: string; element_index: number }[], unsent: { node_id: string; element_index: number }[]) => {
     if (accepted.length > 0) {
@@ -150,7 +156,7 @@ export const settleSending = async (db: Queryable, runId: string, accepted: { no
             db,
             'flowctl_interruptions_settleUnsent',
             `DELETE FROM deliveries d USING unnest($2::text[], $3::int[]) AS u(node_id, element_index)
-             WHERE d.run_id = $1 AND d.node_id = u.node_id AND d.element_index = u.element_index AND d.status = 'SENDING'`,
+             WHERE d.run_id = $1 AND d.node_id = u.node_id AND d.element_index = u.element_index AND d.status = 'SENDING' AND NOT d.resent`,
             [runId, unsent.map((u) => u.node_id), unsent.map((u) => u.element_index)]
         );
     }

@@ -116,7 +116,8 @@ const endUnexecuted = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, s
 /**
  * Before a run ends without executing further: e-mails its attempts noted as accepted are recorded
  * SENT (so its figures count them), and intents of e-mails never handed to the server are removed (a
- * retry sends them). The notes are removed with the run's end; afterwards they could not tell.
+ * retry sends them), unless an earlier copy may have arrived (see settleSending). The notes are
+ * removed with the run's end; afterwards they could not tell.
  */
 const settleFromNotes = async (env: WorkerEnv, runId: string): Promise<void> => {
     const rows = await sendingDeliveries(env.db, runId);
