@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { type OpenAiStub, startOpenAiStub } from './openai-stub.js';
-import { newsletter, runsApi } from './run-fixtures.js';
+import { CITY_BODY, newsletter, runsApi } from './run-fixtures.js';
 
 // Issue 28: POST /api/workflows/{id}/preview against a real server, a real SMTP sink (which must
 // receive nothing from a preview, only test sends to the caller) and the OpenAI stub (counting calls).
@@ -59,7 +59,7 @@ describe('preview: what a run would send, sending nothing', () => {
     });
 
     it('shows the first e-mails as a run renders them, every node, and the exact counts; sends and records nothing', async () => {
-        const workflowId = await api.workflow(newsletter(uploadId, "city == 'Paris'"));
+        const workflowId = await api.workflow(newsletter(uploadId, "city == 'Paris'", { body: CITY_BODY }));
         const res = await preview(workflowId);
         expect(res.statusCode, res.payload).toBe(200);
         expect(res.json.emails).toEqual([0, 1, 2].map((index) => ({
@@ -195,7 +195,7 @@ describe('preview: what a run would send, sending nothing', () => {
         const me = await createAccount(t);
         const mine = runsApi(t, me);
         const rowsBefore = rowMails().length;
-        const workflowId = await mine.workflow(newsletter(await mine.upload(people(4)), 'age > 0'));
+        const workflowId = await mine.workflow(newsletter(await mine.upload(people(4)), 'age > 0', { body: CITY_BODY }));
         const before = t.smtp.messages.length;
         const res = await preview(workflowId, { limit: 2, sendTestTo: 'me' }, me);
         expect(res.statusCode, res.payload).toBe(200);
