@@ -14,7 +14,7 @@ import Boom from '@hapi/boom';
 // which reorder nothing, and variation selectors (emoji presentation), which only choose a glyph.
 
 /** Controls, line and paragraph separators, format and other default-ignorable characters but the joiners and variation selectors, noncharacters, lone surrogates. */
-const UNSHOWABLE = /[\p{Cc}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}\p{Cs}]|(?![\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+const UNSHOWABLE = /[\p{Cc}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}\p{Cs}]|(?!\u200c|\u200d|[\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 const UNSHOWABLE_ALL = new RegExp(UNSHOWABLE.source, 'gu');
 
 const MAX_FILENAME_LENGTH = 255;
