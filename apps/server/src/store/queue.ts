@@ -46,10 +46,8 @@ export const wakeWorkflow = async (db: Queryable, workflowId: string): Promise<s
 /**
  * Workflows with PENDING or RUNNING runs that nobody is draining: no live lease and no drain job
  * waiting or locked within `lockLifetimeMs`. Normally empty; it catches work whose job was lost.
- * PENDING runs of an account running `accountCap` runs are parked, not stranded: one of the
- * account's runs wakes them when it ends.
  */
-export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number, accountCap: number): Promise<{ workflow_id: string }[]> =>
+export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number): Promise<{ workflow_id: string }[]> =>
     prepared(
         db,
         'flowctl_queue_strandedWorkflows',
@@ -61,9 +59,8 @@ export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number, account
                WHERE j.name = '${DRAIN_JOB}' AND j.data ->> 'workflowId' = r.workflow_id
                  AND ((j.locked_at IS NULL AND j.next_run_at IS NOT NULL)
                       OR j.locked_at > now() - $1 * interval '1 millisecond'))
-           AND (r.status = 'RUNNING' OR (SELECT count(*) FROM runs x WHERE x.account_id = r.account_id AND x.status = 'RUNNING') < $2)
          LIMIT 500`,
-        [lockLifetimeMs, accountCap]
+        [lockLifetimeMs]
     );
 
 /**
