@@ -5,7 +5,7 @@ import { createAccount } from './fixtures.js';
 import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
 import { startTestServer, store, type TestServer } from './harness.js';
 import { type OpenAiStub, startOpenAiStub } from './openai-stub.js';
-import { newsletter, runsApi } from './run-fixtures.js';
+import { ms, newsletter, runsApi } from './run-fixtures.js';
 
 /** TRIGGER -> DATA_SOURCE -> FILTER: a run that needs no e-mail, so nothing held at the sink holds it. */
 const noMail = (uploadId: string) => ({
@@ -23,6 +23,25 @@ const noMail = (uploadId: string) => ({
 const oneRow = (tag: string) => `name,email,age,city\nP,${tag}@fair.example.test,40,Porto`;
 
 type Held = Awaited<ReturnType<GatedSmtp['holdAt']>>;
+
+/**
+ * 1,000 rows, one of them (age 99) to e-mail. With RUN_MEMORY_MB 1 its estimate (about 0.3 MB) is
+ * more than a run may hold while it waits on the network without a slot (RUN_MEMORY_MB / 8): its
+ * held e-mail keeps the slot, as a run computing would.
+ */
+const keepsItsSlot = ['name,email,age,city', ...Array.from({ length: 1000 }, (_, i) => `P${i},p${i}@fair.example.test,${i === 0 ? 99 : 40},Porto`)].join('\n');
+
+/** Resolves once `count` runs of the process wait for a run slot (its /metrics gauge). */
+const slotWaiters = async (t: TestServer, count: number) => {
+    for (;;) {
+        const text = await (await fetch(`${t.url}/metrics`)).text();
+        if (Number(/^flowctl_runs_waiting_for_slot (\d+)$/m.exec(text)?.[1]) === count) {
+            return;
+        }
+
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+};
 
 /** TRIGGER -> DATA_SOURCE -> AI (one call per row): a run that waits on the model for each row. */
 const perRowAi = (uploadId: string) => ({
@@ -90,11 +109,11 @@ describe('runs: slots shared across accounts', () => {
         await smtp.close();
     });
 
-    const start = (runConcurrency: number, runConcurrencyPerAccount: number) =>
-        startTestServer({ config: { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 8 }, runConcurrency, runConcurrencyPerAccount } });
+    const start = (runConcurrency: number, runMemoryMb = 256) =>
+        startTestServer({ config: { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 8 }, runConcurrency, runMemoryMb } });
 
     it("runs waiting on the mail server hold no slot: one account's five held runs all go on, and another account's run goes through", async () => {
-        t = await start(4, 2);
+        t = await start(4);
         const a = runsApi(t, await createAccount(t));
         const b = runsApi(t, await createAccount(t));
         // Before, an account got at most its cap of two slots, and those two stayed held by the e-mails.
@@ -106,6 +125,45 @@ describe('runs: slots shared across accounts', () => {
         const ended = await aRuns.releaseAll();
         expect(ended.map((run) => run.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
         expect(ended.map((run) => run.result.emailsSent)).toEqual([1, 1, 1, 1, 1]);
+    });
+
+    it('a finished run gives its slot to the run of another account that waits, before its workflow goes on', async () => {
+        // One slot, held by A's first run (too big to wait without it) while its e-mail is held.
+        t = await start(1, 1);
+        const a = runsApi(t, await createAccount(t));
+        const b = runsApi(t, await createAccount(t));
+        const aWorkflow = await a.workflow(newsletter(await a.upload(keepsItsSlot), 'age == 99'));
+        const bWorkflow = await b.workflow(noMail(await b.upload(oneRow('b'))));
+
+        const first = smtp.holdAt(smtp.received + 1);
+        const a1 = await a.enqueue(aWorkflow);
+        const a2 = await a.enqueue(aWorkflow);
+        held.push(await first);
+        const b1 = await b.enqueue(bWorkflow);
+        // B's run is ready and waits for the slot A's run holds.
+        await slotWaiters(t, 1);
+        expect((await b.get(b1)).status).toBe('PENDING');
+
+        held.shift()!.answer(true);
+        const [endA1, endA2, endB1] = [await a.waitFor(a1), await a.waitFor(a2), await b.waitFor(b1)];
+        expect([endA1.status, endA2.status, endB1.status]).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+        // Ordering, read from the run records: B's run went between A's two.
+        expect(ms(endB1.startedAt)).toBeGreaterThanOrEqual(ms(endA1.completedAt));
+        expect(ms(endA2.startedAt)).toBeGreaterThanOrEqual(ms(endB1.completedAt));
+    });
+
+    it('with free slots, an account alone runs its workflow\'s runs one after another and other workflows at once', async () => {
+        // Work-conserving: A's held run does not keep A's other workflow from a free slot.
+        t = await start(2, 1);
+        const a = runsApi(t, await createAccount(t));
+        const first = smtp.holdAt(smtp.received + 1);
+        const big = await a.enqueue(await a.workflow(newsletter(await a.upload(keepsItsSlot), 'age == 99')));
+        held.push(await first);
+        const small = await a.run(await a.workflow(noMail(await a.upload(oneRow('a')))));
+        expect(small.status).toBe('SUCCESS');
+        expect((await a.get(big)).status).toBe('RUNNING');
+        held.shift()!.answer(true);
+        expect((await a.waitFor(big)).status).toBe('SUCCESS');
     });
 });
 
@@ -168,7 +226,7 @@ if (store === 'postgres') describe('runs: the per-account cap across processes o
     });
 
     it("two workers: one account's five runs held at the mail server all go on, and another account's run goes through", async () => {
-        const config = { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 8 }, runConcurrency: 1, runConcurrencyPerAccount: 1 };
+        const config = { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 8 }, runConcurrency: 1 };
         const first = await startTestServer({ config: { ...config, role: 'worker' } });
         servers.push(first);
         servers.push(await startTestServer({ testStore: first.testStore, config: { ...config, role: 'worker' } }));

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Job } from 'agenda';
 
 import { hasActiveRuns } from '../store/leases.js';
-import { DRAIN_JOB, wakeWorkflow } from '../store/queue.js';
+import { DRAIN_JOB, fewerHeldWaiting, wakeWorkflow } from '../store/queue.js';
 import { type ClaimedRunRow, claimNextRun, finishRun } from '../store/runs.js';
 import { type AttemptPhase, reportFinished, runOne, type WorkerEnv } from './execute.js';
 import { noteInterruption } from './interruption.js';
@@ -16,6 +16,8 @@ export interface DrainEnv extends WorkerEnv {
     holder: string;
     /** This process's run slots, shared round-robin across accounts (slots.ts). */
     slots: RunSlots;
+    /** Whether every drain place of this process is taken (then another account's job may wait for one). */
+    drainPlacesFull(): boolean;
 }
 
 /** Sends a drain job for the workflow to the back of the queue. */
@@ -35,6 +37,12 @@ const requeue = async (env: DrainEnv, workflowId: string): Promise<void> => {
  * A run that ends while another account waits for a slot hands its slot over and the workflow's
  * next run waits its turn (round-robin); with nobody waiting, the next run is claimed in the
  * statement that finishes this one. No slot is counted in the store, so a claim is one statement.
+ *
+ * Drain places (the jobs a process takes at once) are shared too. When every place of this process
+ * is taken, a run's end costs one statement more: if a drain job of an account holding fewer live
+ * drain jobs than this one waits, this drain gives its place up (its workflow queued again) and
+ * Agenda's lookup takes that account's job next (drain-order.ts). Otherwise an account with more
+ * workflows with work than the places would keep them until its backlog was gone.
  */
 export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job): Promise<void> => {
     if (env.stopping) {
@@ -115,7 +123,8 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
 
             // Known in this process, without a round trip: waiters exist only while every slot is held.
             const giveWay = env.slots.othersWaiting(lease.accountId);
-            const finished = await finishRun(env.db, end, !env.stopping && !lease.lost.aborted && !giveWay);
+            const givePlace = !env.stopping && env.drainPlacesFull() && (await fewerHeldWaiting(env.db, lease.accountId, env.leaseMs));
+            const finished = await finishRun(env.db, end, !env.stopping && !lease.lost.aborted && !giveWay && !givePlace);
             current = null;
             if (!finished) {
                 env.log.warn({ runId: end.runId, workflowId }, 'lease lost before the run could be finished: another worker continues it');
@@ -125,6 +134,16 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
 
             reportFinished(env, end, finished);
             run = finished.next;
+            if (givePlace) {
+                hold.close();
+                await lease.release();
+                if (await hasActiveRuns(env.db, workflowId)) {
+                    await requeue(env, workflowId);
+                }
+
+                return;
+            }
+
             if (giveWay) {
                 // The slot goes to the account whose turn it is; this workflow's next run waits for the next
                 // free one, holding the lease (so its runs keep their order) but no memory and no CPU.

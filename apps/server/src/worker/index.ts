@@ -14,6 +14,7 @@ import { activeRunIds } from '../store/runs.js';
 import { releaseLeakedLocks, runningCount } from './agenda-repair.js';
 import { journaledRuns, removeRunJournal } from './delivery-journal.js';
 import { type DrainEnv, drainWorkflow } from './drain.js';
+import { orderDrainJobs } from './drain-order.js';
 import { RunSlots } from './slots.js';
 import { createRunMetrics } from './metrics.js';
 import type { RunDeps } from './ports.js';
@@ -65,6 +66,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     /** Drain jobs executing in this process. */
     let draining = 0;
     const drains = config.runConcurrency * DRAINS_PER_SLOT;
+    const slots = new RunSlots(config.runConcurrency);
     // Once no drain has run here for a moment (what its last run held, socket buffers and records
     // still being written included, is unreachable by then), the heap a big run grew is given back.
     const heapCheck = setTimeout(() => draining === 0 && giveBackHeap(), HEAP_CHECK_DELAY_MS);
@@ -80,7 +82,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         log,
         queue: ctx.queue,
         deps,
-        metrics: createRunMetrics(ctx.metrics),
+        metrics: createRunMetrics(ctx.metrics, () => slots.waiters),
         leaseMs,
         noProgressMs: config.runNoProgressMs,
         messageDomain: senderDomain(config.mailFrom),
@@ -88,7 +90,8 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         waitingRunBytes: (config.runMemoryMb * 1024 * 1024) / DRAINS_PER_SLOT,
         holder,
         interruptions: new Map(),
-        slots: new RunSlots(config.runConcurrency),
+        slots,
+        drainPlacesFull: () => draining >= drains,
         get stopping() {
             return stopping;
         }
@@ -202,6 +205,8 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             });
             // Likewise for deliveries, which wait unlocked while their account holds its share of the slots.
             shareWebhookSlots(agenda, backend, db, WEBHOOK_SLOTS_PER_ACCOUNT);
+            // And drain places go first to the account holding the fewest, across processes.
+            orderDrainJobs(backend, db);
             agenda.on(`complete:${WEBHOOK_JOB}`, () => {
                 setImmediate(() => ctx.queue.announce('next', WEBHOOK_JOB));
             });

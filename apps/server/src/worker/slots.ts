@@ -22,6 +22,16 @@ export class RunSlots {
         return this.busy;
     }
 
+    /** Runs waiting for a slot now. */
+    get waiters(): number {
+        let count = 0;
+        for (const queue of this.waiting.values()) {
+            count += queue.length;
+        }
+
+        return count;
+    }
+
     /** Resolves once the account holds a slot (at once when one is free and nobody waits). */
     acquire(accountId: string): Promise<void> {
         if (this.busy < this.size && this.waiting.size === 0) {
