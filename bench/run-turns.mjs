@@ -1,0 +1,151 @@
+// Issue 27 part 1, as a client of another account sees it (embedded store, one server, RUN_CONCURRENCY 4):
+// - one account floods the queue (40 workflows x 15 trivial runs): how long another account's run waits
+//   from enqueue to RUNNING (by the database clock), 20 runs one after another, each of a new workflow;
+// - 10 accounts each hold 2 runs waiting on a model that answers after 50 s: the same wait, and the
+//   server's RSS meanwhile (runs waiting on the network hold no slot, and no more than their budget).
+// Figures depend on what else the machine runs: compare runs made back to back.
+import Http from 'node:http';
+
+import { createWorkflow, enqueue, getRun, sleep, uploadCsv } from './lib/api.mjs';
+import { mb, processRss } from './lib/memory.mjs';
+import { createAccount, startServer } from './lib/server.mjs';
+
+const TARGETS = { floodWaitMs: 1_000, modelWaitMs: 5_000 };
+const SAMPLES = 20;
+const FLOOD = { workflows: 40, runs: 15 };
+const MODEL_DELAY_MS = 50_000;
+const WAITING = { accounts: 10, runsEach: 2 };
+
+let met = true;
+const report = (label, value, target, ok) => {
+    met &&= ok;
+    console.log(`${label.padEnd(66)} ${String(value).padStart(10)}   target ${target}${ok ? '' : '   MISSED'}`);
+};
+
+const percentile = (values, p) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** A model that answers every call after MODEL_DELAY_MS (connections kept open meanwhile). */
+const startSlowModel = async () => {
+    let calls = 0;
+    const server = Http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+            calls++;
+            const timer = setTimeout(() => {
+                res.writeHead(200, { 'content-type': 'application/json' });
+                res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ word: 'slow' }) }, finish_reason: 'stop' }] }));
+            }, MODEL_DELAY_MS);
+            res.on('close', () => clearTimeout(timer));
+        });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+        url: `http://127.0.0.1:${server.address().port}/v1`,
+        calls: () => calls,
+        close: () => {
+            server.closeAllConnections();
+            return new Promise((resolve) => server.close(resolve));
+        }
+    };
+};
+
+const trigger = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+
+/** Account auth headers. */
+const signUp = async (server) => ({ authorization: `Bearer ${(await createAccount(server)).token}` });
+
+/** Enqueues a run of a new workflow of `auth` and polls until it is RUNNING or over: its wait (ms). */
+const waitToStart = async (server, auth) => {
+    const runId = await enqueue(server, auth, await createWorkflow(server, auth, 'other', trigger));
+    for (;;) {
+        const run = await getRun(server, auth, runId);
+        if (run.startedAt) {
+            return new Date(run.startedAt).getTime() - new Date(run.enqueuedAt).getTime();
+        }
+
+        await sleep(10);
+    }
+};
+
+const samples = async (server, auth) => {
+    const waits = [];
+    for (let i = 0; i < SAMPLES; i++) {
+        waits.push(await waitToStart(server, auth));
+    }
+
+    return waits;
+};
+
+const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000', RUN_CONCURRENCY: '4' };
+
+// 1. A flood of one account.
+{
+    const server = await startServer({ env });
+    try {
+        const flooder = await signUp(server);
+        const other = await signUp(server);
+        const workflows = [];
+        for (let i = 0; i < FLOOD.workflows; i++) {
+            workflows.push(await createWorkflow(server, flooder, `flood ${i}`, trigger));
+        }
+
+        const runs = [];
+        for (let r = 0; r < FLOOD.runs; r++) {
+            runs.push(...(await Promise.all(workflows.map((workflowId) => enqueue(server, flooder, workflowId)))));
+        }
+
+        const waits = await samples(server, other);
+        const last = await getRun(server, flooder, runs.at(-1));
+        report(`flood (${runs.length} runs, ${FLOOD.workflows} workflows): another account's wait p99`, `${percentile(waits, 99)} ms`, `<= ${TARGETS.floodWaitMs} ms`, percentile(waits, 99) <= TARGETS.floodWaitMs);
+        report('  p50', `${percentile(waits, 50)} ms`, '(none)', true);
+        report("  the flood's last run when the samples ended", last.status, 'not SUCCESS (still flooding)', last.status !== 'SUCCESS');
+    } finally {
+        await server.stop();
+    }
+}
+
+// 2. Runs waiting 50 s on the model.
+{
+    const model = await startSlowModel();
+    const server = await startServer({ env: { ...env, OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: model.url, AI_MODEL: 'bench-model' } });
+    try {
+        const perRowAi = (uploadId) => ({
+            nodes: [
+                { id: 'start', type: 'TRIGGER', data: {} },
+                { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+                { id: 'guess', type: 'AI', data: { forEach: '{{people.rows}}', prompt: 'A word for {{item.name}}', output: [{ name: 'word', type: 'string' }] } }
+            ],
+            edges: [
+                { source: 'start', target: 'people' },
+                { source: 'people', target: 'guess' }
+            ]
+        });
+        for (let a = 0; a < WAITING.accounts; a++) {
+            const auth = await signUp(server);
+            const upload = await uploadCsv(server, auth, 'name,email\nP,p@turns.bench.test\n');
+            for (let r = 0; r < WAITING.runsEach; r++) {
+                await enqueue(server, auth, await createWorkflow(server, auth, `slow ${a}.${r}`, perRowAi(upload)));
+            }
+        }
+
+        const expected = WAITING.accounts * WAITING.runsEach;
+        while (model.calls() < expected) {
+            await sleep(20);
+        }
+
+        const waits = await samples(server, await signUp(server));
+        const calls = model.calls();
+        report(`${expected} runs waiting ${MODEL_DELAY_MS / 1000} s on the model: another account's wait p99`, `${percentile(waits, 99)} ms`, `<= ${TARGETS.modelWaitMs} ms`, percentile(waits, 99) <= TARGETS.modelWaitMs);
+        report('  p50', `${percentile(waits, 50)} ms`, '(none)', true);
+        report('  model calls still unanswered when the samples ended', `${calls}`, `${expected}`, calls === expected);
+        report('  server RSS meanwhile', mb(processRss(server.pid)?.rss), '(none)', true);
+    } finally {
+        await server.stop();
+        await model.close();
+    }
+}
+
+console.log(met ? 'all targets met' : 'some targets missed');
