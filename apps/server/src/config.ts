@@ -69,11 +69,6 @@ export interface Config {
     /** A run estimated to need more memory than this (MB) fails before it loads anything. */
     runMemoryMb: number;
     /**
-     * Runs of one account RUNNING at once, counted in the store (so across every process on one
-     * PostgreSQL): one account's slow runs leave slots for the others.
-     */
-    runConcurrencyPerAccount: number;
-    /**
      * Webhook deliveries under way at once in a process (see worker/webhook-slots.ts). Each waits on
      * the network, costing a socket rather than CPU, so there are many: one account holds at most
      * WEBHOOK_SLOTS_PER_ACCOUNT of them, and many accounts are needed to fill them.
@@ -177,11 +172,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         databaseStatementTimeoutMs: positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, 30_000),
         runConcurrency: positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4),
         runMemoryMb: positiveInt('RUN_MEMORY_MB', env.RUN_MEMORY_MB, 256),
-        runConcurrencyPerAccount: positiveInt(
-            'RUN_CONCURRENCY_PER_ACCOUNT',
-            env.RUN_CONCURRENCY_PER_ACCOUNT,
-            Math.max(1, Math.floor(positiveInt('RUN_CONCURRENCY', env.RUN_CONCURRENCY, 4) / 2))
-        ),
         webhookConcurrency: positiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 32),
         // Renewed every third of it: a dead worker's run is taken over within about this long.
         runLeaseMs: positiveInt('RUN_LEASE_MS', env.RUN_LEASE_MS, 3_000),

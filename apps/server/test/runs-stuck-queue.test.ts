@@ -102,7 +102,7 @@ if (store === 'postgres') {
                 }
 
                 expect(ready.statusCode).toBe(503);
-                expect(ready.json.message).toMatch(/^The run worker is stuck: runs have waited \d+ s for a worker while 1 of its 1 slots are free$/);
+                expect(ready.json.message).toMatch(/^The run worker is stuck: runs have waited \d+ s for a worker while 8 of its 8 drain places are free$/);
 
                 await blocker.query('ROLLBACK');
                 expect((await api.waitFor(runId)).status).toBe('SUCCESS');

@@ -24,11 +24,18 @@ export interface Vitals {
 }
 
 /**
- * Null when another holder's lease is still live. Taken over from an expired holder, the lease keeps
+ * Null when another holder's lease is still live; else the workflow's account, whose turn the run
+ * slots keep (worker/slots.ts). Taken over from an expired holder, the lease keeps
  * that holder's last `vitals` (the update leaves them): the answer carries them, until our first renewal.
  */
-export const acquireLease = async (db: Queryable, workflowId: string, holder: string, token: string, ttlMs: number): Promise<{ previous: Vitals | null } | null> => {
-    const row = await preparedOne<{ vitals: Vitals | null }>(
+export const acquireLease = async (
+    db: Queryable,
+    workflowId: string,
+    holder: string,
+    token: string,
+    ttlMs: number
+): Promise<{ previous: Vitals | null; accountId: string } | null> => {
+    const row = await preparedOne<{ vitals: Vitals | null; account_id: string }>(
         db,
         'flowctl_leases_acquireLease',
         `INSERT INTO workflow_leases (workflow_id, holder, token, expires_at)
@@ -36,10 +43,10 @@ export const acquireLease = async (db: Queryable, workflowId: string, holder: st
          ON CONFLICT (workflow_id) DO UPDATE
              SET holder = EXCLUDED.holder, token = EXCLUDED.token, acquired_at = now(), expires_at = EXCLUDED.expires_at
              WHERE workflow_leases.expires_at <= now()
-         RETURNING vitals`,
+         RETURNING vitals, (SELECT account_id FROM workflows WHERE id = $1) AS account_id`,
         [workflowId, holder, token, ttlMs]
     );
-    return row ? { previous: row.vitals ?? null } : null;
+    return row ? { previous: row.vitals ?? null, accountId: row.account_id } : null;
 };
 
 export interface Renewal {

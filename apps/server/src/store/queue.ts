@@ -46,10 +46,8 @@ export const wakeWorkflow = async (db: Queryable, workflowId: string): Promise<s
 /**
  * Workflows with PENDING or RUNNING runs that nobody is draining: no live lease and no drain job
  * waiting or locked within `lockLifetimeMs`. Normally empty; it catches work whose job was lost.
- * PENDING runs of an account running `accountCap` runs are parked, not stranded: one of the
- * account's runs wakes them when it ends.
  */
-export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number, accountCap: number): Promise<{ workflow_id: string }[]> =>
+export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number): Promise<{ workflow_id: string }[]> =>
     prepared(
         db,
         'flowctl_queue_strandedWorkflows',
@@ -61,9 +59,8 @@ export const strandedWorkflows = (db: Queryable, lockLifetimeMs: number, account
                WHERE j.name = '${DRAIN_JOB}' AND j.data ->> 'workflowId' = r.workflow_id
                  AND ((j.locked_at IS NULL AND j.next_run_at IS NOT NULL)
                       OR j.locked_at > now() - $1 * interval '1 millisecond'))
-           AND (r.status = 'RUNNING' OR (SELECT count(*) FROM runs x WHERE x.account_id = r.account_id AND x.status = 'RUNNING') < $2)
          LIMIT 500`,
-        [lockLifetimeMs, accountCap]
+        [lockLifetimeMs]
     );
 
 /**
@@ -134,3 +131,67 @@ export const lockNextWebhookJob = (
          RETURNING *`,
         [at.lockTime, at.nextScanAt, at.lockDeadline, at.holder, [...at.held.keys()], [...at.held.values()], at.perAccount]
     );
+
+/**
+ * Live drain jobs by account, as an SQL CTE body: jobs locked after `deadline` (running in some
+ * process, or about to), counted for the account that owns their workflow. At most every process's
+ * drain places, so a small set.
+ */
+const HELD_DRAINS = (deadline: string) => `
+    SELECT w.account_id, count(*) AS n FROM agenda_jobs h JOIN workflows w ON w.id = h.data ->> 'workflowId'
+    WHERE h.name = '${DRAIN_JOB}' AND h.locked_at > ${deadline}
+    GROUP BY w.account_id`;
+
+/**
+ * Locks the next drain job, as Agenda's own lookup does (due and unlocked, or locked past the lock
+ * lifetime) but taking first the jobs of the account that holds the fewest live drain jobs across
+ * every process sharing the store, then the oldest. Agenda alone takes the oldest first: an account
+ * with more workflows with work than the drain places kept another account's job waiting until its
+ * whole backlog was gone. One statement, as Agenda's. Returns the locked row.
+ */
+export const lockNextDrainJob = (
+    db: Queryable,
+    at: { lockTime: Date; nextScanAt: Date; lockDeadline: Date; holder: string | null }
+): Promise<Record<string, unknown> | null> =>
+    preparedOne<Record<string, unknown>>(
+        db,
+        'flowctl_queue_lockNextDrainJob',
+        `WITH held AS (${HELD_DRAINS('$3')}),
+         next AS (
+             SELECT j.id FROM agenda_jobs j
+             LEFT JOIN workflows w ON w.id = j.data ->> 'workflowId'
+             LEFT JOIN held ON held.account_id = w.account_id
+             WHERE j.name = '${DRAIN_JOB}' AND j.disabled = FALSE
+               AND ((j.locked_at IS NULL AND j.next_run_at <= $2) OR j.locked_at <= $3)
+             ORDER BY COALESCE(held.n, 0) ASC, j.next_run_at ASC NULLS LAST, j.priority DESC
+             LIMIT 1
+             FOR UPDATE OF j SKIP LOCKED
+         )
+         UPDATE agenda_jobs SET locked_at = $1, last_modified_by = $4
+         WHERE id = (SELECT id FROM next)
+         RETURNING *`,
+        [at.lockTime, at.nextScanAt, at.lockDeadline, at.holder]
+    );
+
+/**
+ * Whether a drain job of an account holding fewer live drain jobs than this one waits, due and
+ * unlocked: a drain of this account that finished a run in a process whose drain places are all
+ * taken then gives its place up (its workflow queued again), so the waiting account's job is
+ * taken next (lockNextDrainJob) instead of waiting for this account's whole backlog.
+ */
+export const fewerHeldWaiting = async (db: Queryable, accountId: string, lockLifetimeMs: number): Promise<boolean> => {
+    const row = await preparedOne<{ waiting: boolean }>(
+        db,
+        'flowctl_queue_fewerHeldWaiting',
+        `WITH held AS (${HELD_DRAINS("now() - $2 * interval '1 millisecond'")})
+         SELECT EXISTS (
+             SELECT 1 FROM agenda_jobs j JOIN workflows w ON w.id = j.data ->> 'workflowId'
+             WHERE j.name = '${DRAIN_JOB}' AND j.locked_at IS NULL AND j.next_run_at <= now() AND j.disabled = FALSE
+               AND w.account_id <> $1
+               AND COALESCE((SELECT n FROM held WHERE held.account_id = w.account_id), 0)
+                   < COALESCE((SELECT n FROM held WHERE held.account_id = $1), 0) - 1
+         ) AS waiting`,
+        [accountId, lockLifetimeMs]
+    );
+    return row?.waiting ?? false;
+};

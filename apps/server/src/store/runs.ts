@@ -1,9 +1,8 @@
 import type { RunResult } from '@flowctl/engine';
 
-import type { Db, Queryable } from './db.js';
+import type { Queryable } from './db.js';
 import { prepared, preparedOne } from './prepared.js';
 import { drainJobCtes, WEBHOOK_JOB } from './queue.js';
-import { lockAccountSlots, underCap } from './run-slots.js';
 
 // Runs and their node states. Every write a worker makes is fenced by its lease token: a worker
 // whose lease was taken over changes nothing.
@@ -105,18 +104,11 @@ const NEXT = (wf: string, exclude: string, when: string) => `
     )`;
 
 /**
- * Marks the next run of the workflow RUNNING. Null when there is none, the lease is no longer ours,
- * or (with `cap`) the workflow's account already runs `cap` runs: see store/run-slots.ts.
+ * Marks the next run of the workflow RUNNING: one statement. Null when there is none or the lease is
+ * no longer ours. Which workflow gets a run slot next is the worker's (worker/slots.ts), not the store's.
  */
-export const claimNextRun = (db: Db, workflowId: string, token: string, cap: number): Promise<ClaimedRunRow | null> =>
-    db.tx(async (tx) => {
-        await lockAccountSlots(tx, workflowId);
-        return tx.one<ClaimedRunRow>(`WITH ${NEXT('$1', 'NULL', `${FENCE('$1', '$2')} AND ${underCap('$1', '$3')}`)} SELECT * FROM claimed`, [
-            workflowId,
-            token,
-            cap
-        ]);
-    });
+export const claimNextRun = (db: Queryable, workflowId: string, token: string): Promise<ClaimedRunRow | null> =>
+    preparedOne<ClaimedRunRow>(db, 'flowctl_runs_claimNextRun', `WITH ${NEXT('$1', 'NULL', FENCE('$1', '$2'))} SELECT * FROM claimed`, [workflowId, token]);
 
 export interface NodeRow {
     node_id: string;

@@ -3,21 +3,21 @@ import { performance } from 'node:perf_hooks';
 import type { Job } from 'agenda';
 
 import { hasActiveRuns } from '../store/leases.js';
-import { DRAIN_JOB, wakeWorkflow } from '../store/queue.js';
-import { accountAtCap, othersWaiting, parkedWorkflow, sendDrainToBack } from '../store/run-slots.js';
+import { DRAIN_JOB, fewerHeldWaiting, wakeWorkflow } from '../store/queue.js';
 import { type ClaimedRunRow, claimNextRun, finishRun } from '../store/runs.js';
 import { type AttemptPhase, reportFinished, runOne, type WorkerEnv } from './execute.js';
 import { noteInterruption } from './interruption.js';
 import { Lease } from './lease.js';
+import { type RunSlots, SlotHold } from './slots.js';
 import { sampleVitals } from './vitals.js';
 
 export interface DrainEnv extends WorkerEnv {
     /** Identifies this process in leases and Agenda's lastModifiedBy. */
     holder: string;
-    /** Runs one account may have RUNNING at once, across processes (RUN_CONCURRENCY_PER_ACCOUNT). */
-    accountCap: number;
-    /** Whether every run slot of this process is taken (then a finished run's slot goes round). */
-    slotsFull(): boolean;
+    /** This process's run slots, shared round-robin across accounts (slots.ts). */
+    slots: RunSlots;
+    /** Whether every drain place of this process is taken (then another account's job may wait for one). */
+    drainPlacesFull(): boolean;
 }
 
 /** Sends a drain job for the workflow to the back of the queue. */
@@ -29,29 +29,20 @@ const requeue = async (env: DrainEnv, workflowId: string): Promise<void> => {
 };
 
 /**
- * One of the account's runs ended: a workflow of the account that parked at its cap may run now.
- * A failure here is only a delay: the sweep for stranded workflows wakes it later.
- */
-const wakeParked = async (env: DrainEnv, accountId: string): Promise<void> => {
-    try {
-        const workflowId = await parkedWorkflow(env.db, accountId);
-        if (workflowId) {
-            await requeue(env, workflowId);
-        }
-    } catch (err) {
-        env.log.warn({ err, accountId }, 'could not wake a workflow waiting for its account\'s run slot');
-    }
-};
-
-/**
  * The drain job: "workflow W has work". Holding W's lease it executes W's runs one at a time, oldest
  * first, until none is left. Agenda may deliver the job twice or to two processes at once; the lease
  * makes every copy but one return at once.
  *
- * Slots are shared across accounts. An account at its cap of RUNNING runs gets no new one: its drain
- * gives the slot up and is woken when one of the account's runs ends. And in a process whose slots
- * are all taken, a drain that finished a run hands its slot to the drain jobs of other accounts that
- * wait (its own job goes to the back of the queue) instead of taking its workflow's next run.
+ * Each run computes holding one of the process's run slots, and waits on the network without it.
+ * A run that ends while another account waits for a slot hands its slot over and the workflow's
+ * next run waits its turn (round-robin); with nobody waiting, the next run is claimed in the
+ * statement that finishes this one. No slot is counted in the store, so a claim is one statement.
+ *
+ * Drain places (the jobs a process takes at once) are shared too. When every place of this process
+ * is taken, a run's end costs one statement more: if a drain job of an account holding fewer live
+ * drain jobs than this one waits, this drain gives its place up (its workflow queued again) and
+ * Agenda's lookup takes that account's job next (drain-order.ts). Otherwise an account with more
+ * workflows with work than the places would keep them until its backlog was gone.
  */
 export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job): Promise<void> => {
     if (env.stopping) {
@@ -99,9 +90,12 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
         }
     }, interval);
 
+    const hold = new SlotHold(env.slots, lease.accountId);
+    const waitOn = <T>(wait: () => Promise<T>) => hold.waitOn(wait);
     let lost = false;
     try {
-        let run: ClaimedRunRow | null = await claimNextRun(env.db, workflowId, lease.token, env.accountCap);
+        await hold.take();
+        let run: ClaimedRunRow | null = await claimNextRun(env.db, workflowId, lease.token);
         for (;;) {
             if (env.stopping || lease.lost.aborted) {
                 break;
@@ -109,27 +103,28 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
 
             if (!run) {
                 // Release first, then look again: a run enqueued meanwhile either is seen now or
-                // was enqueued after the release and brought its own drain job. Likewise a run of
-                // the account that ends after the release finds this workflow parked and wakes it.
+                // was enqueued after the release and brought its own drain job.
                 await lease.release();
-                if (!(await hasActiveRuns(env.db, workflowId)) || (await accountAtCap(env.db, workflowId, env.accountCap)) || !(await lease.take())) {
+                if (!(await hasActiveRuns(env.db, workflowId)) || !(await lease.take())) {
                     return;
                 }
 
-                run = await claimNextRun(env.db, workflowId, lease.token, env.accountCap);
+                run = await claimNextRun(env.db, workflowId, lease.token);
                 continue;
             }
 
             current = run.id;
             phase.loading = false;
-            const end = await runOne(env, run, lease, phase);
+            const end = await runOne(env, run, lease, phase, waitOn);
             if (end === 'lost' || end === 'handed-back') {
                 lost = end === 'lost';
                 break;
             }
 
-            const giveWay = !env.stopping && env.slotsFull() && (await othersWaiting(env.db, run.account_id));
-            const finished = await finishRun(env.db, end, !env.stopping && !lease.lost.aborted && !giveWay);
+            // Known in this process, without a round trip: waiters exist only while every slot is held.
+            const giveWay = env.slots.othersWaiting(lease.accountId);
+            const givePlace = !env.stopping && env.drainPlacesFull() && (await fewerHeldWaiting(env.db, lease.accountId, env.leaseMs));
+            const finished = await finishRun(env.db, end, !env.stopping && !lease.lost.aborted && !giveWay && !givePlace);
             current = null;
             if (!finished) {
                 env.log.warn({ runId: end.runId, workflowId }, 'lease lost before the run could be finished: another worker continues it');
@@ -138,25 +133,26 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
             }
 
             reportFinished(env, end, finished);
-            if (!finished.next) {
-                await wakeParked(env, run.account_id);
-            }
-
-            if (giveWay) {
+            run = finished.next;
+            if (givePlace) {
+                hold.close();
                 await lease.release();
                 if (await hasActiveRuns(env.db, workflowId)) {
-                    const jobId = await sendDrainToBack(env.db, workflowId);
-                    if (jobId) {
-                        env.queue.announce(jobId, DRAIN_JOB);
-                    } else {
-                        await requeue(env, workflowId);
-                    }
+                    await requeue(env, workflowId);
                 }
 
                 return;
             }
 
-            run = finished.next;
+            if (giveWay) {
+                // The slot goes to the account whose turn it is; this workflow's next run waits for the next
+                // free one, holding the lease (so its runs keep their order) but no memory and no CPU.
+                hold.give();
+                await hold.take();
+                if (!env.stopping && !lease.lost.aborted) {
+                    run = await claimNextRun(env.db, workflowId, lease.token);
+                }
+            }
         }
 
         if (lost || lease.lost.aborted) {
@@ -182,6 +178,7 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
 
         env.log.error({ err, workflowId }, 'drain interrupted');
     } finally {
+        hold.close();
         clearInterval(heartbeat);
     }
 };

@@ -15,7 +15,7 @@ import { MAX_STRIKES, noteInterruption, WORKER_STOPPED } from './interruption.js
 import { type Lease, LeaseLost } from './lease.js';
 import type { RunMetrics } from './metrics.js';
 import { NodeWriter } from './node-writer.js';
-import { createPorts, type RunDeps } from './ports.js';
+import { createPorts, type PortsRun, type RunDeps } from './ports.js';
 import { resendFailed } from './retry.js';
 import { overBudget } from './run-budget.js';
 import type { RunQueue, StopReason } from './queue.js';
@@ -43,6 +43,8 @@ export interface WorkerEnv {
     messageDomain: string;
     /** RUN_MEMORY_MB in bytes: a run estimated to need more fails before it starts. */
     runMemoryBytes: number;
+    /** A run estimated to need at most this gives its run slot up while it waits on the network. */
+    waitingRunBytes: number;
     /** Once true, runs are handed back at their next element boundary and no new ones start. */
     readonly stopping: boolean;
     /** Why this process's last attempt at a run stopped, by run id, for the message of a run given up. */
@@ -181,7 +183,14 @@ const runError = (outcome: RunOutcome): string | null => {
  * Executes one claimed run to its end, or until it is handed back or its lease is lost. The
  * caller writes the terminal state it returns (together with claiming the next run).
  */
-export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, phase: AttemptPhase = { loading: false }): Promise<RunEnd> => {
+export const runOne = async (
+    env: WorkerEnv,
+    run: ClaimedRunRow,
+    lease: Lease,
+    phase: AttemptPhase = { loading: false },
+    /** Wraps the run's waits on the network (its run slot is free meanwhile: see slots.ts). */
+    waitOn?: PortsRun['waitOn']
+): Promise<RunEnd> => {
     const log = env.log.child({ runId: run.id, workflowId: run.workflow_id });
     // A run handed back at shutdown waits PENDING, but it may have sent e-mails: resume it all the same.
     const resumed = run.previous_status === 'RUNNING' || run.handed_back;
@@ -230,7 +239,17 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
     const source = run.retry_of ? await retrySource(env.db, run.retry_of) : null;
     const rederived = source?.rederive === true;
     // Deterministic: a run too big now is too big on every attempt, so it ends here, resumed or not.
-    const tooBig = run.retry_of && !rederived ? null : await overBudget(env.deps, run, lease.token, env.runMemoryBytes);
+    // Memory stays bounded: only a run estimated small enough gives its slot up while it waits on the
+    // network, so the runs waiting without a slot (DRAINS_PER_SLOT per slot at most) hold at most one
+    // run budget per slot between them, beside the runs holding the slots. A bigger run, or a retry
+    // whose size is not estimated, keeps its slot.
+    let small = false;
+    const tooBig =
+        run.retry_of && !rederived
+            ? null
+            : await overBudget(env.deps, run, lease.token, env.runMemoryBytes, (bytes) => {
+                  small = bytes <= env.waitingRunBytes;
+              });
     if (tooBig) {
         log.warn({ error: tooBig.error }, 'run failed: over RUN_MEMORY_MB');
         return tooBig;
@@ -328,6 +347,7 @@ export const runOne = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, p
             resumed,
             rederived,
             signal: sends.signal,
+            ...(waitOn && small ? { waitOn } : {}),
             onAccepted() {
                 // The first new e-mail of this attempt: if it is interrupted now, that is no strike.
                 if (!progressNoted) {

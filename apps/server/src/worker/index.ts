@@ -14,6 +14,8 @@ import { activeRunIds } from '../store/runs.js';
 import { releaseLeakedLocks, runningCount } from './agenda-repair.js';
 import { journaledRuns, removeRunJournal } from './delivery-journal.js';
 import { type DrainEnv, drainWorkflow } from './drain.js';
+import { orderDrainJobs } from './drain-order.js';
+import { RunSlots } from './slots.js';
 import { createRunMetrics } from './metrics.js';
 import type { RunDeps } from './ports.js';
 import { shareWebhookSlots } from './webhook-slots.js';
@@ -31,6 +33,12 @@ export interface Worker {
  * the embedded store, 8 connections: 1 per connection 400/s, 4 per connection 1,220/s, 8 1,230-1,370/s.
  */
 const SENDS_PER_CONNECTION = 8;
+/**
+ * Drain jobs a process takes at once, per run slot. A run holds a slot only while it computes (see
+ * slots.ts); the others wait on the network, or for a slot, and cost no CPU. Ten accounts each
+ * holding two runs on a model that answers after 50 s still leave the next account's run a place.
+ */
+const DRAINS_PER_SLOT = 8;
 const STOP_TIMEOUT_MS = 15_000;
 const CLEAN_EVERY_MS = 2_000;
 /** A drain job due this long while this process has a free slot means its job queue is stuck. */
@@ -39,9 +47,10 @@ const RETENTION_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The run worker: Agenda processes drain jobs (one per workflow with work) and webhook deliveries.
- * Agenda's own concurrency caps how many workflows run at once in this process (RUN_CONCURRENCY);
- * the workflow lease keeps each workflow to one run at a time across all processes, and the store
- * keeps each account to RUN_CONCURRENCY_PER_ACCOUNT running runs (see drain.ts).
+ * RUN_CONCURRENCY run slots say how many runs compute at once in this process, handed round-robin
+ * across accounts (slots.ts); Agenda takes up to DRAINS_PER_SLOT times as many drain jobs, for runs
+ * that wait on the network meanwhile. The workflow lease keeps each workflow to one run at a time
+ * across all processes (see drain.ts).
  */
 export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     const { config, db } = ctx;
@@ -54,8 +63,10 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     let cleaner: NodeJS.Timeout | null = null;
     let watchdog: NodeJS.Timeout | null = null;
     let retention: NodeJS.Timeout | null = null;
-    /** Drain jobs executing in this process: its run slots in use. */
+    /** Drain jobs executing in this process. */
     let draining = 0;
+    const drains = config.runConcurrency * DRAINS_PER_SLOT;
+    const slots = new RunSlots(config.runConcurrency);
     // Once no drain has run here for a moment (what its last run held, socket buffers and records
     // still being written included, is unreachable by then), the heap a big run grew is given back.
     const heapCheck = setTimeout(() => draining === 0 && giveBackHeap(), HEAP_CHECK_DELAY_MS);
@@ -71,15 +82,16 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         log,
         queue: ctx.queue,
         deps,
-        metrics: createRunMetrics(ctx.metrics),
+        metrics: createRunMetrics(ctx.metrics, () => slots.waiters),
         leaseMs,
         noProgressMs: config.runNoProgressMs,
         messageDomain: senderDomain(config.mailFrom),
         runMemoryBytes: config.runMemoryMb * 1024 * 1024,
+        waitingRunBytes: (config.runMemoryMb * 1024 * 1024) / DRAINS_PER_SLOT,
         holder,
         interruptions: new Map(),
-        accountCap: config.runConcurrencyPerAccount,
-        slotsFull: () => draining >= config.runConcurrency,
+        slots,
+        drainPlacesFull: () => draining >= drains,
         get stopping() {
             return stopping;
         }
@@ -88,7 +100,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     /** Wakes workflows whose work lost its drain job (normally none). */
     const sweep = async () => {
         try {
-            for (const { workflow_id } of await strandedWorkflows(db, leaseMs, config.runConcurrencyPerAccount)) {
+            for (const { workflow_id } of await strandedWorkflows(db, leaseMs)) {
                 const jobId = await wakeWorkflow(db, workflow_id);
                 if (jobId) {
                     log.info({ workflowId: workflow_id }, 'woke a workflow whose runs had no worker');
@@ -117,10 +129,10 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             }
 
             const waited = await oldestDueDrainMs(db, leaseMs);
-            const idle = config.runConcurrency - runningCount(agenda, DRAIN_JOB);
+            const idle = drains - runningCount(agenda, DRAIN_JOB);
             const stuck =
                 waited !== null && waited > Math.max(STUCK_AFTER_MS, 3 * leaseMs) && idle > 0
-                    ? `The run worker is stuck: runs have waited ${Math.round(waited / 1000)} s for a worker while ${idle} of its ${config.runConcurrency} slots are free`
+                    ? `The run worker is stuck: runs have waited ${Math.round(waited / 1000)} s for a worker while ${idle} of its ${drains} drain places are free`
                     : null;
             if (stuck && !ctx.queue.stuck) {
                 log.error({ waitedMs: waited, idle }, 'run worker stuck: drain jobs wait while slots are free');
@@ -181,18 +193,20 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                 notificationChannel: ctx.queue.channel,
                 // A fallback only: new jobs are announced. It bounds how late a webhook retry can run.
                 processEvery: Math.min(1_000, Math.max(100, Math.floor(leaseMs / 2))),
-                maxConcurrency: config.runConcurrency + config.webhookConcurrency,
+                maxConcurrency: drains + config.webhookConcurrency,
                 defaultConcurrency: config.runConcurrency,
                 defaultLockLifetime: leaseMs
             });
             agenda.on('error', (err) => log.warn({ err }, 'job queue error'));
-            // With lockLimit, drain jobs beyond RUN_CONCURRENCY wait unlocked in the table, and Agenda
+            // With lockLimit, drain jobs beyond its drain places wait unlocked in the table, and Agenda
             // looks there again only at its next poll. A finished drain frees a slot: look at once.
             agenda.on(`complete:${DRAIN_JOB}`, () => {
                 setImmediate(() => ctx.queue.announce('next', DRAIN_JOB));
             });
             // Likewise for deliveries, which wait unlocked while their account holds its share of the slots.
             shareWebhookSlots(agenda, backend, db, WEBHOOK_SLOTS_PER_ACCOUNT);
+            // And drain places go first to the account holding the fewest, across processes.
+            orderDrainJobs(backend, db);
             agenda.on(`complete:${WEBHOOK_JOB}`, () => {
                 setImmediate(() => ctx.queue.announce('next', WEBHOOK_JOB));
             });
@@ -213,7 +227,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                         }
                     }
                 },
-                { concurrency: config.runConcurrency, lockLimit: config.runConcurrency, lockLifetime: leaseMs }
+                { concurrency: drains, lockLimit: drains, lockLifetime: leaseMs }
             );
             agenda.define(
                 WEBHOOK_JOB,
@@ -243,7 +257,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             cleaner.unref();
             watchdog = setInterval(watch, Math.max(200, Math.min(leaseMs, 5_000)));
             watchdog.unref();
-            log.info({ holder, concurrency: config.runConcurrency, perAccount: config.runConcurrencyPerAccount }, 'run worker started');
+            log.info({ holder, concurrency: config.runConcurrency, drains }, 'run worker started');
         },
 
         async stop() {

@@ -26,6 +26,8 @@ export class Lease {
     private generation = 0;
     /** The last record of the holder whose expired lease this take() took over (null if it was free). */
     private previous: Vitals | null = null;
+    /** The account that owns the workflow (known once taken). */
+    accountId = '';
 
     private constructor(
         private readonly db: Queryable,
@@ -54,6 +56,7 @@ export class Lease {
         }
 
         this.previous = taken.previous;
+        this.accountId = taken.accountId;
         this.sureUntil = sent + this.ttlMs * 0.8;
         this.holding = true;
         this.generation++;

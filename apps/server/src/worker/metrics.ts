@@ -4,14 +4,24 @@ export interface RunMetrics {
     finished: Counter<'status'>;
     emailsSent: Counter;
     running: Gauge;
+    waitingForSlot: Gauge;
     pickup: Histogram;
 }
 
 /** The worker's figures on GET /metrics (of processes that serve HTTP: roles all and api). */
-export const createRunMetrics = (registry: Registry): RunMetrics => ({
+export const createRunMetrics = (registry: Registry, slotWaiters: () => number = () => 0): RunMetrics => ({
     finished: new Counter({ name: 'flowctl_runs_finished_total', help: 'Runs this process finished, by final status', labelNames: ['status'], registers: [registry] }),
     emailsSent: new Counter({ name: 'flowctl_run_emails_sent_total', help: 'E-mails of OUTPUT nodes accepted by the mail transport', registers: [registry] }),
     running: new Gauge({ name: 'flowctl_runs_running', help: 'Runs executing in this process now', registers: [registry] }),
+    // Above zero only while every run slot is taken: how many runs are held back by the others computing.
+    waitingForSlot: new Gauge({
+        name: 'flowctl_runs_waiting_for_slot',
+        help: 'Runs of this process ready to compute but waiting for a run slot (RUN_CONCURRENCY)',
+        registers: [registry],
+        collect() {
+            this.set(slotWaiters());
+        }
+    }),
     pickup: new Histogram({
         name: 'flowctl_run_pickup_seconds',
         help: 'From enqueue to RUNNING, by the database clock',

@@ -73,6 +73,8 @@ export interface PortsRun {
     onProgress(): void;
     /** Stops the run when its deliveries can no longer be recorded or its lease is lost. */
     fail(err: Error): void;
+    /** Wraps a wait on the network (a model call, an e-mail under way): the run's slot is free meanwhile. */
+    waitOn?<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -290,7 +292,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             }
 
             try {
-                return await complete(endpoint, request, { limiter, retryBudgetMs: env.aiRetryBudgetMs, signal: ctx.signal, onThrottled: run.onProgress });
+                const call = () => complete(endpoint, request, { limiter, retryBudgetMs: env.aiRetryBudgetMs, signal: ctx.signal, onThrottled: run.onProgress });
+                return await (run.waitOn ? run.waitOn(call) : call());
             } finally {
                 run.onProgress();
             }
@@ -378,14 +381,17 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 run.journal.transmitting(key.nodeId, key.index);
             };
             try {
-                await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, {
-                    retry: true,
-                    signal: stop.signal,
-                    onTransmit,
-                    onRefused: () => run.journal.refused(key.nodeId, key.index)
-                });
-                // Before anything else can run: from here a crash must not send it again.
-                run.journal.accepted(key.nodeId, key.index);
+                const send = async () => {
+                    await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, {
+                        retry: true,
+                        signal: stop.signal,
+                        onTransmit,
+                        onRefused: () => run.journal.refused(key.nodeId, key.index)
+                    });
+                    // Before anything else can run: from here a crash must not send it again.
+                    run.journal.accepted(key.nodeId, key.index);
+                };
+                await (run.waitOn ? run.waitOn(send) : send());
             } catch (err) {
                 // Held back, it was not sent (the journal says so); given up under way, it may have been accepted.
                 const refused = !held && !stop.signal.aborted;

@@ -7,9 +7,10 @@ import type { RunDeps } from './ports.js';
 /**
  * A run whose data would not fit RUN_MEMORY_MB ends FAILED before it loads anything, with the
  * figures: its DATA_SOURCE nodes fail with the message, the others are skipped. Written as its
- * terminal state, it is never resumed to fail again. Null when the run fits.
+ * terminal state, it is never resumed to fail again. Null when the run fits. `estimated` is told
+ * the estimate.
  */
-export const overBudget = async (deps: RunDeps, run: ClaimedRunRow, token: string, budgetBytes: number): Promise<Finish | null> => {
+export const overBudget = async (deps: RunDeps, run: ClaimedRunRow, token: string, budgetBytes: number, estimated?: (bytes: number) => void): Promise<Finish | null> => {
     const graph = run.graph as Graph;
     const nodes = Array.isArray(graph?.nodes) ? graph.nodes : [];
     const sizes = new Map<string, UploadSize | null>();
@@ -22,6 +23,7 @@ export const overBudget = async (deps: RunDeps, run: ClaimedRunRow, token: strin
     }
 
     const estimate = estimateRun(graph, (uploadId) => sizes.get(uploadId) ?? null);
+    estimated?.(estimate.bytes);
     if (estimate.bytes <= budgetBytes) {
         return null;
     }
