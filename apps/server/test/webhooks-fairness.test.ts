@@ -3,6 +3,7 @@ import Http from 'node:http';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { WEBHOOK_JOB } from '../src/store/queue.js';
 import { WEBHOOK_SLOTS_PER_ACCOUNT } from '../src/worker/webhooks.js';
 import { createAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -48,6 +49,17 @@ const receiver = async () => {
         open,
         delivered,
         url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+        /** Answers the request held longest, and holds the later ones still. */
+        answerOne() {
+            const [first] = open;
+            if (first) {
+                const [res, runId] = first;
+                open.delete(res);
+                res.writeHead(204).end();
+                delivered.push(runId);
+                events.emit('delivered', runId);
+            }
+        },
         /** Answers the held requests and every later one. */
         answer() {
             hold = false;
@@ -97,6 +109,21 @@ const flood = async (t: TestServer, silent: Awaited<ReturnType<typeof receiver>>
     }
 
     return accountOf;
+};
+
+/** Resolves once the webhook delivery of run `runId` is due in the job table (or already taken). */
+const bDeliveryDue = async (t: TestServer, runId: string, delivered: string[]) => {
+    while (!delivered.includes(runId)) {
+        const due = await t.app.ctx.db.query(
+            "SELECT 1 FROM agenda_jobs WHERE name = $1 AND data ->> 'runId' = $2 AND (next_run_at <= now() OR locked_at IS NOT NULL OR last_finished_at IS NOT NULL)",
+            [WEBHOOK_JOB, runId]
+        );
+        if (due.length > 0) {
+            return;
+        }
+
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    }
 };
 
 /** Answers every held request and resolves once each of `runIds` was delivered: waiting lost none. */
@@ -197,7 +224,7 @@ describe('webhooks: a freed delivery slot goes to the account holding the fewest
     });
     afterAll(() => t.close());
 
-    it("gives a slot freed by a flooder's timed-out delivery to another account's waiting delivery, not to the flooder's next", async () => {
+    it("gives a freed slot to another account's waiting delivery, not to a flooder's next one due longer", async () => {
         const silent = await receiver();
         const prompt = await receiver();
         prompt.answer();
@@ -207,13 +234,16 @@ describe('webhooks: a freed delivery slot goes to the account holding the fewest
             await heldOpen(silent, SLOTS);
 
             const b = runsApi(t, await createAccount(t));
-            const bWorkflow = await b.workflow(trigger, { webhookUrl: prompt.url });
-            // Nothing moves until a flooder's delivery times out; the slot it frees must go to B.
-            const outcome = Promise.race([
+            const bRun = await b.run(await b.workflow(trigger, { webhookUrl: prompt.url }));
+            // Once B's delivery is due, the next slot freed (one answered here, or a flooder's timing
+            // out) must go to B, not to a flooder's next delivery, due longer.
+            await bDeliveryDue(t, bRun.runId, prompt.delivered);
+            // A flooder's delivery that timed out meanwhile may have freed a slot already: B took it.
+            const outcome = prompt.delivered.includes(bRun.runId) ? Promise.resolve({ next: 'B delivered', runId: bRun.runId }) : Promise.race([
                 once(prompt.events, 'delivered').then(([runId]) => ({ next: 'B delivered', runId })),
                 once(silent.events, 'held').then(([runId]) => ({ next: "a flooder's next delivery started", runId }))
             ]);
-            const bRun = await b.run(bWorkflow);
+            silent.answerOne();
             expect(await outcome).toEqual({ next: 'B delivered', runId: bRun.runId });
 
             await answerAll(silent, [...accountOf.keys()]);
