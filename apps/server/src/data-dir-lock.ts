@@ -127,9 +127,10 @@ const livingOwner = async (lockDir: string): Promise<Owner | null> => {
         return null;
     }
 
-    // Same pid, other process (the pid was reused after a reboot or a crash): not the owner.
+    // Same pid, other process (the pid was reused after a reboot or a crash): not the owner. Where the
+    // start time can be read (Linux), a file without one names no owner either.
     const start = await processStart(owner.pid);
-    return owner.start && start && owner.start !== start ? null : { pid: owner.pid, url: owner.url };
+    return start !== null && owner.start !== start ? null : { pid: owner.pid, url: owner.url };
 };
 
 /**
@@ -195,6 +196,13 @@ export const lockDataDir = async (dataDir: string): Promise<DataDirLock> => {
     const owner: Owner = { pid: process.pid, url: null };
     let server: Net.Server | null = null;
     for (let tries = 0; !server; tries++) {
+        // A lock file deleted under a running owner leaves nothing to bind against: server.pid still
+        // names the owner.
+        const living = await livingOwner(lockDir);
+        if (living) {
+            throw new DataDirInUseError(dataDir, living);
+        }
+
         server = await listen(path, owner);
         if (server) {
             break;
@@ -205,13 +213,8 @@ export const lockDataDir = async (dataDir: string): Promise<DataDirLock> => {
             throw new DataDirInUseError(dataDir, found);
         }
 
-        // Nobody answers there: the owner is gone, unless server.pid names a process that still runs
-        // (its lock was removed under it). Replace it, unless another start is doing so right now.
-        const living = await livingOwner(lockDir);
-        if (living) {
-            throw new DataDirInUseError(dataDir, living);
-        }
-
+        // Nobody answers there, and server.pid named no living process: the owner is gone. Replace
+        // its lock, unless another start is doing so right now.
         const replaced = await whileTakingOver(lockDir, async () => {
             if ((await ask(path)) === 'gone') {
                 await Fs.rm(path, { force: true });
@@ -254,8 +257,15 @@ export const lockDataDir = async (dataDir: string): Promise<DataDirLock> => {
         async release() {
             released = true;
             clearInterval(check);
+            // Closing a Unix socket server removes whatever file is at its path: when the lock is no
+            // longer ours (removed, and taken by another server), neither it nor server.pid is touched,
+            // and the socket goes with the process.
+            const now = await Fs.stat(path).catch(() => null);
+            if (now?.ino !== ino) {
+                return;
+            }
+
             await Fs.rm(Path.join(lockDir, PID_FILE), { force: true });
-            // Closing a Unix socket server removes its file.
             await new Promise<void>((resolve) => held.close(() => resolve()));
         }
     };

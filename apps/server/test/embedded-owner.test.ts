@@ -166,7 +166,7 @@ describe('the embedded database lock holds when its file is tampered with', { ti
         return child;
     };
 
-    it('refuses a second server while the owner runs, and the owner stops, when the lock file was replaced', async () => {
+    it('refuses a second server while the owner runs, and the owner stops, when the lock file was replaced or removed', async () => {
         const owner = await start();
         // Held still, so that it cannot notice before the second start looks (it looks every 2 s).
         owner.process.kill('SIGSTOP');
@@ -175,6 +175,9 @@ describe('the embedded database lock holds when its file is tampered with', { ti
         await Fs.writeFile(lock, '');
 
         // Nobody answers at the lock, but server.pid names a process that still runs.
+        await expect(start()).rejects.toThrow(`pid ${owner.process.pid}, ${owner.url}`);
+        // Nor when the lock is simply gone, leaving nothing to bind against.
+        await Fs.rm(lock);
         await expect(start()).rejects.toThrow(`pid ${owner.process.pid}, ${owner.url}`);
         // Let go, the owner sees its lock replaced and stops rather than share the database.
         owner.process.kill('SIGCONT');
