@@ -12,9 +12,9 @@ import Path from 'node:path';
 // the owner alive asks it who it is, to name it.
 //
 // A socket file can be deleted or replaced while its owner runs (a cleanup script, a hand). Two
-// more guards, as PostgreSQL keeps for its postmaster.pid: a start replaces a lock only when the
-// process named in server.pid is gone too; and the owner looks at its lock every few seconds, and
-// stops if it is no longer there, rather than write a database that another process may open.
+// more guards, as PostgreSQL keeps for its postmaster.pid: a start goes on only when the process
+// named in server.pid is gone; and the owner looks at its lock every few seconds, and stops if it
+// is no longer there, rather than write a database that another process may open.
 
 const LOCK_FILE = 'server.lock';
 /** Who owns the lock: pid, the process's start time (Linux), address. */
