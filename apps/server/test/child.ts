@@ -131,7 +131,7 @@ export const remote = (url: string, account: TestAccount): RemoteRuns => {
 };
 
 /** Polls a run in a child server until it ends; past a minute, fails with the children's output. */
-export const childRunEnded = async (get: (runId: string) => Promise<RunJson>, runId: string, children: Child[]): Promise<RunJson> => {
+export const childRunEnded = async <R extends RunJson>(get: (runId: string) => Promise<R>, runId: string, children: Child[]): Promise<R> => {
     const deadline = Date.now() + 60_000;
     for (;;) {
         const run = await get(runId);

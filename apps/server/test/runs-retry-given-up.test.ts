@@ -3,10 +3,11 @@ import Path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { type Child, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
+import { type Child, closeChildren, MAIN, stopChild } from './child.js';
 import { createAccount } from './fixtures.js';
 import { createTestStore, startTestServer, store } from './harness.js';
-import { type NodeJson, type RunJson, runsApi, TERMINAL } from './run-fixtures.js';
+import { type NodeJson, type RunJson, runsApi } from './run-fixtures.js';
+import { copiesPerRecipient, messageId, workerChildren } from './worker-children.js';
 
 // Issue 26, as an outside tester found it: a worker SIGKILLed while its relay holds 8 e-mails
 // unanswered (they arrive), then a relay answering 451 to everything while the run is resumed and
@@ -23,14 +24,6 @@ const CONNECTIONS = 8;
  */
 const WORKER_ENV = { SMTP_CONNECTIONS: String(CONNECTIONS), SMTP_RETRY_DELAY_MS: '60000' };
 
-type Run = RunJson & { result: { possiblyDuplicated?: number; unknownOutcome?: number }; retryOf?: string };
-
-interface Client {
-    enqueue(workflowId: string): Promise<string>;
-    get(runId: string): Promise<Run>;
-    retry(runId: string): Promise<{ status: number; json: Run & { message?: string } }>;
-}
-
 /** TRIGGER → DATA_SOURCE → OUTPUT, as in the report. */
 const graphOf = (uploadId: string) => ({
     nodes: [
@@ -43,8 +36,6 @@ const graphOf = (uploadId: string) => ({
         { source: 'people', target: 'send' }
     ]
 });
-
-const messageId = (raw: string): string => /^Message-ID:\s*(.*)$/im.exec(raw)?.[1]?.trim() ?? '';
 
 const send = (run: RunJson): NodeJson => run.nodes.find((node) => node.nodeId === 'send') as NodeJson;
 
@@ -69,37 +60,7 @@ describe('runs: the retry of a run given up while its relay refused the resent e
                 await api.app.stop();
             }
 
-            let client: Client = {
-                enqueue: local.enqueue,
-                get: local.get as Client['get'],
-                retry: async (runId) => {
-                    const res = await local.call('POST', `/api/workflows/runs/${runId}/retry`);
-                    return { status: res.statusCode, json: res.json };
-                }
-            };
-            const startWorker = async () => {
-                const child = await startChild(store === 'embedded' ? 'all' : 'worker', testStore, relay.url, WORKER_ENV);
-                children.push(child);
-                if (store === 'embedded') {
-                    const r = remote(child.url!, account);
-                    client = { enqueue: r.enqueue, get: r.get as Client['get'], retry: (runId) => r.call('POST', `/api/workflows/runs/${runId}/retry`) };
-                }
-            };
-            const ended = async (runId: string) => {
-                const deadline = Date.now() + 60_000;
-                for (;;) {
-                    const run = await client.get(runId);
-                    if (TERMINAL.includes(run.status)) {
-                        return run;
-                    }
-
-                    if (Date.now() > deadline) {
-                        throw new Error(`run ${runId} is still ${run.status}`);
-                    }
-
-                    await new Promise((resolve) => setTimeout(resolve, 100));
-                }
-            };
+            const workers = workerChildren(children, api, account, testStore, relay.url, WORKER_ENV);
             const journal = Path.join(testStore.dataDir, 'journal');
             const seen = new Set<string>();
             /** Resolves once a new attempt at the run noted `count` e-mails refused. */
@@ -124,8 +85,8 @@ describe('runs: the retry of a run given up while its relay refused the resent e
             // 1–3. The relay holds the first e-mail of each connection unanswered; the worker dies then,
             // and the relay accepts them: 8 e-mails arrived whose 250 the worker never read.
             const held = relay.hold(CONNECTIONS);
-            await startWorker();
-            const runId = await client.enqueue(workflowId);
+            await workers.start();
+            const runId = await workers.client.enqueue(workflowId);
             await held;
             await stopChild(children.at(-1)!, 'SIGKILL');
             for (const name of Fs.existsSync(journal) ? Fs.readdirSync(journal) : []) {
@@ -140,13 +101,13 @@ describe('runs: the retry of a run given up while its relay refused the resent e
             // interruptions in a row without a new e-mail).
             relay.failNext(Number.POSITIVE_INFINITY, 451);
             for (let kill = 0; kill < 2; kill++) {
-                await startWorker();
+                await workers.start();
                 await refusedByNewAttempt(runId, ROWS);
                 await stopChild(children.at(-1)!, 'SIGKILL');
             }
 
-            await startWorker();
-            const failed = await ended(runId);
+            await workers.start();
+            const failed = await workers.ended(runId);
             expect(failed.status).toBe('FAILED');
             expect(failed.error).toMatch(/^the run was interrupted 3 times in a row without sending a new e-mail \(last: .*\), so it is not tried again; retry it/);
             expect(relay.messages).toHaveLength(CONNECTIONS);
@@ -156,17 +117,13 @@ describe('runs: the retry of a run given up while its relay refused the resent e
 
             // 6. The relay recovers; the run is retried.
             relay.failNext(0);
-            const res = await client.retry(runId);
+            const res = await workers.client.retry(runId);
             expect(res.status, JSON.stringify(res.json)).toBe(202);
-            const retried = await ended(res.json.runId);
+            const retried = await workers.ended(res.json.runId);
             expect(retried).toMatchObject({ status: 'SUCCESS', retryOf: runId, error: null });
 
             // Every recipient has exactly one copy: the first copies of the 8 did arrive.
-            const copies = new Map<string, number>();
-            for (const message of relay.messages) {
-                const to = message.to[0] ?? '';
-                copies.set(to, (copies.get(to) ?? 0) + 1);
-            }
+            const copies = copiesPerRecipient(relay.messages);
 
             expect([...copies].filter(([, n]) => n !== 1)).toEqual([]);
             expect(new Set(copies.keys())).toEqual(new Set(recipients));

@@ -2,10 +2,11 @@ import Fs from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { type Child, childRunEnded, closeChildren, MAIN, remote, startChild, stopChild } from './child.js';
+import { type Child, closeChildren, MAIN, stopChild } from './child.js';
 import { createAccount } from './fixtures.js';
 import { createTestStore, startTestServer, store } from './harness.js';
 import { newsletter, type NodeJson, type RunJson, runsApi } from './run-fixtures.js';
+import { copiesPerRecipient, messageId, workerChildren } from './worker-children.js';
 
 // Issue 26: a worker SIGKILLed while its relay has e-mails it has not answered yet; the relay then
 // accepts them, and answers 451 to everything while the worker restarts, so the resumed run sends
@@ -20,14 +21,6 @@ const KILL_AFTER = 40;
 /** The issue's settings, with short waits between tries so that 160 refused rows fail quickly. */
 const WORKER_ENV = { SMTP_CONNECTIONS: String(CONNECTIONS), SMTP_RETRY_FOR_MS: '3000', SMTP_RETRY_ATTEMPTS: '2', SMTP_RETRY_DELAY_MS: '10' };
 
-type Run = RunJson & { result: { possiblyDuplicated?: number; unknownOutcome?: number }; retryOf?: string };
-
-interface Client {
-    enqueue(workflowId: string): Promise<string>;
-    get(runId: string): Promise<Run>;
-    retry(runId: string): Promise<{ status: number; json: Run & { message?: string } }>;
-}
-
 /** The newsletter, plus (`after`) a node that runs once the e-mails are sent: skipped when they fail. */
 const graphOf = (uploadId: string, after: boolean) => {
     const graph = newsletter(uploadId, 'age > 0');
@@ -38,8 +31,6 @@ const graphOf = (uploadId: string, after: boolean) => {
 
     return graph;
 };
-
-const messageId = (raw: string): string => /^Message-ID:\s*(.*)$/im.exec(raw)?.[1]?.trim() ?? '';
 
 const send = (run: RunJson): NodeJson => run.nodes.find((node) => node.nodeId === 'send') as NodeJson;
 
@@ -64,30 +55,12 @@ const killRefuseRetry = async (rederive: boolean) => {
             await api.app.stop();
         }
 
-        let client: Client = {
-            enqueue: local.enqueue,
-            get: local.get,
-            retry: async (runId) => {
-                const res = await local.call('POST', `/api/workflows/runs/${runId}/retry`);
-                return { status: res.statusCode, json: res.json };
-            }
-        };
-        const startWorker = async () => {
-            const child = await startChild(store === 'embedded' ? 'all' : 'worker', testStore, relay.url, WORKER_ENV);
-            children.push(child);
-            if (store === 'embedded') {
-                const r = remote(child.url!, account);
-                client = { enqueue: r.enqueue, get: r.get, retry: (runId) => r.call('POST', `/api/workflows/runs/${runId}/retry`) };
-            }
-        };
-        const ended = async (runId: string) => {
-            return childRunEnded(client.get, runId, children);
-        };
+        const workers = workerChildren(children, api, account, testStore, relay.url, WORKER_ENV);
 
         // A relay that takes 30 ms per message.
         relay.delay(30);
-        await startWorker();
-        const runId = await client.enqueue(workflowId);
+        await workers.start();
+        const runId = await workers.client.enqueue(workflowId);
         await relay.waitFor(KILL_AFTER, 60_000);
         // Every connection has handed the relay an e-mail it has not answered: the worker dies then.
         await relay.hold(CONNECTIONS);
@@ -98,8 +71,8 @@ const killRefuseRetry = async (rederive: boolean) => {
 
         // While the worker restarts, the relay refuses everything for a while.
         relay.failNext(Number.POSITIVE_INFINITY, 451);
-        await startWorker();
-        const failed = await ended(runId);
+        await workers.start();
+        const failed = await workers.ended(runId);
         expect(failed.status).toBe('FAILED');
         expect(failed.result.possiblyDuplicated).toBe(CONNECTIONS);
         expect(failed.result.emailsSent).toBe(beforeKill);
@@ -123,17 +96,13 @@ const killRefuseRetry = async (rederive: boolean) => {
 
         // The relay recovers; the run is retried.
         relay.failNext(0);
-        const res = await client.retry(runId);
+        const res = await workers.client.retry(runId);
         expect(res.status, JSON.stringify(res.json)).toBe(202);
-        const retried = await ended(res.json.runId);
+        const retried = await workers.ended(res.json.runId);
         expect(retried).toMatchObject({ status: 'SUCCESS', retryOf: runId, error: null });
 
         // Every recipient has exactly one copy: the first copies of the unknown e-mails did arrive.
-        const copies = new Map<string, number>();
-        for (const message of relay.messages) {
-            const to = message.to[0] ?? '';
-            copies.set(to, (copies.get(to) ?? 0) + 1);
-        }
+        const copies = copiesPerRecipient(relay.messages);
 
         expect([...copies].filter(([, n]) => n !== 1)).toEqual([]);
         expect(new Set(copies.keys())).toEqual(new Set(recipients));
@@ -145,7 +114,7 @@ const killRefuseRetry = async (rederive: boolean) => {
         expect(retried.result.unknownOutcome).toBe(CONNECTIONS);
 
         if (!rederive) {
-            const again = await client.retry(runId);
+            const again = await workers.client.retry(runId);
             expect(again.status).toBe(409);
             expect(again.json.message).toBe(
                 `Run '${runId}' has no failed e-mails left to retry: ${CONNECTIONS} e-mails whose outcome is unknown are not sent again, as a copy may have arrived (invalid addresses are not retried: fix the data and run the workflow again)`
