@@ -6,10 +6,10 @@
 // Heavy: run it alone (`npm run bench preview`, or `node bench/preview.mjs embedded`).
 import { createWorkflow, sleep, uploadCsv } from './lib/api.mjs';
 import { openBench } from './lib/bench.mjs';
+import { MB, peakSampler } from './lib/memory.mjs';
 import { realistic, realisticGraph } from './lib/realistic.mjs';
 import { createAccount, startSink } from './lib/smtp-sink.mjs';
 
-const MB = 1024 * 1024;
 const RUN_MEMORY_MB = 256;
 const TARGETS = { embeddedSeconds: 3, rssMb: 512, growthMb: RUN_MEMORY_MB, othersP99Ms: 250 };
 const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000', RUN_MEMORY_MB: String(RUN_MEMORY_MB) };
@@ -41,14 +41,8 @@ const bench = async (store) =>
         // Sign-up mailed each account its code: only what comes after counts.
         const mailedBefore = sink.count;
         const baseRss = server.rssBytes();
-        let peakRss = baseRss;
+        const sampler = peakSampler(() => server.rssBytes(), 50);
         let done = false;
-        const sampler = (async () => {
-            while (!done) {
-                peakRss = Math.max(peakRss, server.rssBytes());
-                await sleep(50);
-            }
-        })();
         const latencies = [];
         const prober = (async () => {
             while (!done) {
@@ -64,7 +58,7 @@ const bench = async (store) =>
         const first = await preview();
         const second = await preview();
         done = true;
-        await Promise.all([sampler, prober]);
+        const [peakRss] = await Promise.all([sampler.stop(), prober]);
         const sorted = latencies.sort((a, b) => a - b);
         const { result } = second.body;
         const target = store === 'embedded' ? `< ${TARGETS.embeddedSeconds} s` : '-';

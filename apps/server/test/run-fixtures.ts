@@ -97,6 +97,19 @@ export const runsApi = (t: TestServer, account: TestAccount) => {
 };
 
 /** A body that also reads `city`, for uploads that have it. */
+/** TRIGGER -> DATA_SOURCE -> FILTER: a short run that only computes, so nothing held at a mail server holds it. */
+export const noMail = (uploadId: string) => ({
+    nodes: [
+        { id: 'start', type: 'TRIGGER', data: {} },
+        { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+        { id: 'audience', type: 'FILTER', data: { source: '{{people.rows}}', expr: 'age > 0' } }
+    ],
+    edges: [
+        { source: 'start', target: 'people' },
+        { source: 'people', target: 'audience' }
+    ]
+});
+
 export const CITY_BODY = 'Hi {{item.name}},\nsee you in {{item.city}}.';
 
 /**

@@ -5,20 +5,8 @@ import { createAccount } from './fixtures.js';
 import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
 import { startTestServer, store, type TestServer } from './harness.js';
 import { type OpenAiStub, startOpenAiStub } from './openai-stub.js';
-import { ms, newsletter, runsApi } from './run-fixtures.js';
+import { ms, newsletter, noMail, runsApi } from './run-fixtures.js';
 
-/** TRIGGER -> DATA_SOURCE -> FILTER: a run that needs no e-mail, so nothing held at the sink holds it. */
-const noMail = (uploadId: string) => ({
-    nodes: [
-        { id: 'start', type: 'TRIGGER', data: {} },
-        { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
-        { id: 'audience', type: 'FILTER', data: { source: '{{people.rows}}', expr: 'age > 0' } }
-    ],
-    edges: [
-        { source: 'start', target: 'people' },
-        { source: 'people', target: 'audience' }
-    ]
-});
 
 const oneRow = (tag: string) => `name,email,age,city\nP,${tag}@fair.example.test,40,Porto`;
 
@@ -206,7 +194,7 @@ describe('runs: waiting on a slow model holds no slot', () => {
 });
 
 // Only a real PostgreSQL server is shared by several processes; the embedded store has one owner.
-if (store === 'postgres') describe('runs: the per-account cap across processes on one PostgreSQL', () => {
+if (store === 'postgres') describe('runs: run slots shared across processes on one PostgreSQL', () => {
     let smtp: GatedSmtp;
     const servers: TestServer[] = [];
     const held: Held[] = [];
