@@ -15,7 +15,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /**
  * `npm pack` of a workspace package into `into`; returns the tarball's path. Scripts are skipped: the
- * suite's build has just run (prepack building an unbuilt clone is proven in packages/cli/test/fresh-clone.test.ts).
+ * suite's build has just run (prepack building an unbuilt clone is proven by .ci/newcomer.sh).
  */
 const pack = (dir: string, into: string): string => {
     const out = execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', into, '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
