@@ -6,6 +6,9 @@ const stores = process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embe
 
 export default defineConfig({
     test: {
+        // Its suites mostly wait on the server they start; vitest's default (cores - 1) ran one file at a
+        // time on a 2-core CI machine. VITEST_MAX_WORKERS overrides it.
+        maxWorkers: 3,
         projects: stores.map((store) => ({
             extends: true,
             test: {
