@@ -11,6 +11,6 @@ export default defineConfig({
         pool: 'forks',
         // A suite mostly waits on the binaries it spawns and the server it starts; vitest's default
         // (cores - 1) ran one file at a time on a 2-core CI machine. VITEST_MAX_WORKERS overrides it.
-        maxWorkers: 3
+        maxWorkers: 2
     }
 });

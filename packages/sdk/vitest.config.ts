@@ -8,7 +8,7 @@ export default defineConfig({
     test: {
         // Its suites mostly wait on the server they start; vitest's default (cores - 1) ran one file at a
         // time on a 2-core CI machine. VITEST_MAX_WORKERS overrides it.
-        maxWorkers: 3,
+        maxWorkers: 2,
         projects: stores.map((store) => ({
             extends: true,
             test: {
