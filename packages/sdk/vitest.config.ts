@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The SDK is tested against a real server (apps/server, from source) on embedded PGlite; with
 // TEST_DATABASE_URL, again on real PostgreSQL. The server's global setup prepares the template store.
@@ -15,6 +15,8 @@ export default defineConfig({
                 name: store,
                 env: { FLOWCTL_TEST_STORE: store },
                 include: ['test/**/*.test.ts'],
+                // Packing, installing and type-checking the package does not depend on the store: once.
+                exclude: [...configDefaults.exclude, ...(store === 'embedded' ? [] : ['test/package.test.ts'])],
                 globalSetup: ['../../apps/server/test/global-setup.ts'],
                 testTimeout: 60_000,
                 hookTimeout: 90_000,
