@@ -36,6 +36,8 @@ export interface OutputData {
     to: string;
     subject: string;
     body: string;
+    /** An HTML part: the e-mail is then multipart/alternative with `body` as its text part. Values are HTML-escaped. */
+    html?: string;
 }
 
 export interface NodeDataByType {
@@ -102,6 +104,8 @@ export interface RunResult {
      * are counted neither as sent nor as failed.
      */
     unknownOutcome?: number;
+    /** Present when some elements were not sent because their address is on the suppression list (not failures). */
+    suppressed?: number;
     /** Present once an AI node ran: model calls made for the run, and the tokens their replies reported. */
     aiCalls?: number;
     aiPromptTokens?: number;
@@ -112,6 +116,10 @@ export interface MailMessage {
     to: string;
     subject: string;
     body: string;
+    /** The HTML part, when the OUTPUT node has `html`. */
+    html?: string;
+    /** What `{{unsubscribeUrl}}` rendered for this e-mail (the port's unsubscribeUrl), for its List-Unsubscribe header. */
+    unsubscribeUrl?: string;
 }
 
 /** Identifies one delivery so the caller can make sending idempotent across retries and crashes. */
@@ -195,6 +203,19 @@ export interface Ports {
     sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void | false | 'unknown'>;
     /** How many sendMail calls an OUTPUT node may have in flight at once (default 1: one after another). */
     mailConcurrency?: number;
+    /**
+     * The addresses among `addresses` (each as suppressionKey() writes it) that must not be mailed. The
+     * OUTPUT node asks once per chunk of `suppressionChunk` elements, right before it sends them, so an
+     * address suppressed during a run stops the e-mails to it that have not yet gone. A suppressed
+     * element is neither sent nor a failure: it is counted as `suppressed`.
+     */
+    suppressed?(addresses: string[], ctx: PortContext): Promise<ReadonlySet<string>>;
+    /** Elements per suppressed() call (default 500). */
+    suppressionChunk?: number;
+    /** Told of each element left out as suppressed (a preview lists them). */
+    onSuppressed?(message: MailMessage, key: DeliveryKey): void;
+    /** The unsubscribe link of an e-mail to `to` (what `{{unsubscribeUrl}}` renders); without it, ''. */
+    unsubscribeUrl?(to: string): string;
 }
 
 export interface ExecuteHooks {
