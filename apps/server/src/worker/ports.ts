@@ -16,6 +16,8 @@ import { chainDeliveries, markResent } from '../store/interruptions.js';
 import { type DeliveryJournal, type JournalEntries, journalKey } from './delivery-journal.js';
 import { DeliveryLog } from './delivery-log.js';
 import type { Lease } from './lease.js';
+import { isPermanentRecipientRefusal } from '../mail/bounces/refusal.js';
+import type { RunConsent } from '../services/suppressions.js';
 
 /** What the worker needs from the rest of the server, so it does not depend on how services are built. */
 export interface RunDeps {
@@ -28,6 +30,8 @@ export interface RunDeps {
     aiSettings(accountId: string): Promise<AiEndpoint>;
     /** Removes upload bytes that no upload owns (an upload that failed half-way); how many went. */
     sweepOrphanUploads(): Promise<number>;
+    /** Recipients' consent: the suppression list, unsubscribe links, VERP senders (services/suppressions.ts). */
+    consent?: RunConsent;
 }
 
 export interface PortsEnv {
@@ -220,6 +224,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         return found;
     };
 
+    const consent = env.deps.consent;
+
     const count = (nodeId: string): void => {
         const total = (sent.get(nodeId) ?? 0) + 1;
         sent.set(nodeId, total);
@@ -382,7 +388,9 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             };
             try {
                 const send = async () => {
-                    await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, {
+                    const envelopeFrom = consent?.returnPath(run.accountId, message.to);
+                    const mail = { to: message.to, subject: message.subject, text: message.body, messageId, html: message.html, unsubscribeUrl: message.unsubscribeUrl, envelopeFrom };
+                    await env.mailer.send(mail, {
                         retry: true,
                         signal: stop.signal,
                         onTransmit,
@@ -397,6 +405,12 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 const refused = !held && !stop.signal.aborted;
                 if (refused) {
                     log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                    // The server refused the recipient for good (5.1.1 no such user): no later run mails it.
+                    if (consent && isPermanentRecipientRefusal(err)) {
+                        await consent.suppress(run.accountId, run.workflowId, message.to, 'bounced').catch((failure) =>
+                            env.log.warn({ err: failure, runId: run.id }, 'a refused recipient could not be added to the suppression list')
+                        );
+                    }
                 }
 
                 // Refusing this copy says nothing of the one whose answer was never read: it may have
@@ -422,6 +436,13 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         },
 
         mailConcurrency: env.mailConcurrency,
+
+        ...(consent
+            ? {
+                  suppressed: (addresses: string[]) => consent.suppressedAmong(run.accountId, addresses),
+                  unsubscribeUrl: (to: string) => consent.unsubscribeUrl(run.accountId, run.workflowId, to)
+              }
+            : {}),
 
         settle: async () => {
             await replies.settle();

@@ -31,10 +31,10 @@ export interface CompiledTemplate extends ParsedTemplate {
     /** The raw value for a whole-string reference (an array stays an array), else the rendered text. */
     render(scope: TemplateScope): unknown;
     /**
-     * Always text: a whole-string reference is stringified like an embedded one. `escape`, when given,
+     * Always text: a whole-string reference is stringified like an embedded one. `escapeValue`, when given,
      * is applied to every value a reference puts in (an HTML part's), never to the template's own text.
      */
-    renderText(scope: TemplateScope, escape?: (value: string) => string): string;
+    renderText(scope: TemplateScope, escapeValue?: (value: string) => string): string;
 }
 
 export function compileTemplate(text: string): CompiledTemplate {
@@ -45,13 +45,13 @@ export function compileTemplate(text: string): CompiledTemplate {
         const literal = parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
         return { ...parsed, render: () => literal, renderText: () => literal };
     }
-    const renderText = (scope: TemplateScope, escape?: (value: string) => string): string => {
+    const renderText = (scope: TemplateScope, escapeValue?: (value: string) => string): string => {
         let out = '';
         for (let i = 0; i < parts.length; i++) {
             const part = parts[i] as TemplatePart;
             const budget = MAX_RENDERED_CHARS - out.length;
             let piece = part.kind === 'text' ? part.text : stringifyValue(resolveReference(part.ref, scope), part.ref, budget);
-            if (escape !== undefined && part.kind === 'ref') piece = escape(piece);
+            if (escapeValue !== undefined && part.kind === 'ref') piece = escapeValue(piece);
             if (piece.length > budget) {
                 throw tooLong(part.kind === 'ref' ? part.ref : null);
             }
