@@ -27,8 +27,8 @@ export interface SmtpSink {
      */
     reject(address: string, reply?: { code: number; message: string }): void;
     // Fault modes, to behave like a real relay having a bad day:
-    /** Answers the next `count` messages with `code` (451: try again later) after their data. */
-    failNext(count: number, code?: number): void;
+    /** Answers the next `count` messages with `code` (451: try again later) and `message` after their data. */
+    failNext(count: number, code?: number, message?: string): void;
     /** Closes the connection in the middle of the next `count` messages' data, answering nothing. */
     dropNext(count?: number): void;
     /** Every connection is cut and the port refuses connections for `ms`; resolves once it listens again. */
@@ -57,7 +57,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     const messages: ReceivedMail[] = [];
     const rejected = new Map<string, { code: number; message: string }>();
     let waiters: (() => void)[] = [];
-    let failing: { count: number; code: number } = { count: 0, code: 451 };
+    let failing: { count: number; code: number; message: string } = { count: 0, code: 451, message: 'try again later' };
     let dropping = 0;
     let delayMs = 0;
     let holding: { count: number; held: (() => void)[]; reached: () => void } | null = null;
@@ -104,7 +104,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
                     });
                 } else if (failing.count > 0) {
                     failing.count--;
-                    return callback(refuse('try again later', failing.code));
+                    return callback(refuse(failing.message, failing.code));
                 }
 
                 if (delayMs > 0) {
@@ -149,8 +149,8 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         reject: (address, reply = { code: 550, message: 'mailbox unavailable' }) => {
             rejected.set(address.toLowerCase(), reply);
         },
-        failNext(count, code = 451) {
-            failing = { count, code };
+        failNext(count, code = 451, message = 'try again later') {
+            failing = { count, code, message };
         },
         dropNext(count = 1) {
             dropping = count;
