@@ -122,6 +122,13 @@ export interface MailMessage {
     unsubscribeUrl?: string;
 }
 
+/** An element of an OUTPUT node as the suppression list is asked about it. */
+export interface SuppressionCandidate {
+    index: number;
+    /** The recipient, trimmed and lower-cased (suppressionKey()). */
+    address: string;
+}
+
 /** Identifies one delivery so the caller can make sending idempotent across retries and crashes. */
 export interface DeliveryKey {
     nodeId: string;
@@ -204,12 +211,13 @@ export interface Ports {
     /** How many sendMail calls an OUTPUT node may have in flight at once (default 1: one after another). */
     mailConcurrency?: number;
     /**
-     * The addresses among `addresses` (each as suppressionKey() writes it) that must not be mailed. The
-     * OUTPUT node asks once per chunk of `suppressionChunk` elements, right before it sends them, so an
-     * address suppressed during a run stops the e-mails to it that have not yet gone. A suppressed
-     * element is neither sent nor a failure: it is counted as `suppressed`.
+     * Which of these elements of an OUTPUT node must not be mailed: their indexes. Each comes with its
+     * address as suppressionKey() writes it. The node asks once per chunk of `suppressionChunk`
+     * elements, right before it sends them, so an address suppressed during a run stops the e-mails to
+     * it that have not yet gone. A suppressed element is neither sent nor a failure: it is counted as
+     * `suppressed`. (A port leaves out of the answer an element an earlier attempt already sent.)
      */
-    suppressed?(addresses: string[], ctx: PortContext): Promise<ReadonlySet<string>>;
+    suppressed?(nodeId: string, elements: SuppressionCandidate[], ctx: PortContext): Promise<ReadonlySet<number>>;
     /** Elements per suppressed() call (default 500). */
     suppressionChunk?: number;
     /** Told of each element left out as suppressed (a preview lists them). */

@@ -10,6 +10,7 @@ import {
     type NodeState,
     type OutputData,
     type Ports,
+    type SuppressionCandidate,
     executeRun,
     planGraph
 } from '@flowctl/engine';
@@ -275,7 +276,15 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
 
             // The suppression list as a run checks it (the engine asks per chunk of elements): a
             // suppressed address is shown as such, neither sent nor counted as to send.
-            ...(consent ? { suppressed: (addresses: string[]) => consent.suppressedAmong(accountId, addresses), unsubscribeUrl: (to: string) => consent.unsubscribeUrl(accountId, workflowId, to) } : {}),
+            ...(consent
+                ? {
+                      async suppressed(_nodeId: string, elements: SuppressionCandidate[]) {
+                          const listed = await consent.suppressedAmong(accountId, [...new Set(elements.map((e) => e.address))]);
+                          return new Set(elements.filter((e) => listed.has(e.address)).map((e) => e.index));
+                      },
+                      unsubscribeUrl: (to: string) => consent.unsubscribeUrl(accountId, workflowId, to)
+                  }
+                : {}),
             onSuppressed(message, key) {
                 if (key.index < limit) {
                     emails.push(shown(message, key, true));

@@ -1,4 +1,4 @@
-import { type AiRequest, type DataSourceData, errorMessage, type Ports, type Row } from '@flowctl/engine';
+import { type AiRequest, type DataSourceData, errorMessage, type Ports, type Row, type SuppressionCandidate } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
@@ -439,7 +439,17 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
 
         ...(consent
             ? {
-                  suppressed: (addresses: string[]) => consent.suppressedAmong(run.accountId, addresses),
+                  async suppressed(nodeId: string, elements: SuppressionCandidate[]) {
+                      const listed = await consent.suppressedAmong(run.accountId, [...new Set(elements.map((e) => e.address))]);
+                      if (listed.size === 0) {
+                          return new Set<number>();
+                      }
+
+                      // An element an earlier attempt recorded (sent, or under way) stays sendMail's to settle,
+                      // so that its count and its delivery record agree; only one never tried (or refused) is left out.
+                      const earlier = await statesFor(nodeId);
+                      return new Set(elements.filter((e) => listed.has(e.address) && (earlier.get(e.index) ?? 'FAILED') === 'FAILED').map((e) => e.index));
+                  },
                   unsubscribeUrl: (to: string) => consent.unsubscribeUrl(run.accountId, run.workflowId, to)
               }
             : {}),

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { executeRun } from '../executor.js';
 import { chain, output, source, trigger } from '../graph/fixtures.test-helpers.js';
+import { checkColumns } from '../graph/columns.js';
 import { validateGraph } from '../graph/validate.js';
 import type { Graph, NodeState, Row } from '../types.js';
 import { fakePorts } from './fake-ports.test-helpers.js';
@@ -17,7 +18,7 @@ const rows = (...emails: string[]): Row[] => emails.map((email, i) => ({ name: `
 describe('OUTPUT suppression', () => {
     it('leaves suppressed addresses out, whatever their case and spaces, counting them apart from sent and failed', async () => {
         const ports = fakePorts({ rows: { 'up-1': rows('a@example.com', ' B@Example.COM ', 'c@example.com') } });
-        ports.suppressed = async (addresses) => new Set(addresses.filter((a) => a === 'b@example.com'));
+        ports.suppressed = async (_nodeId, elements) => new Set(elements.filter((e) => e.address === 'b@example.com').map((e) => e.index));
         const seen: number[] = [];
         ports.onSuppressed = (_message, key) => seen.push(key.index);
         const outcome = await executeRun(mailGraph(), { ports });
@@ -39,9 +40,9 @@ describe('OUTPUT suppression', () => {
             }
         });
         ports.suppressionChunk = 4;
-        ports.suppressed = async (addresses) => {
-            asked.push(addresses);
-            return new Set(addresses.filter((a) => list.has(a)));
+        ports.suppressed = async (_nodeId, elements) => {
+            asked.push(elements.map((e) => e.address));
+            return new Set(elements.filter((e) => list.has(e.address)).map((e) => e.index));
         };
         const outcome = await executeRun(mailGraph(), { ports });
         expect(asked).toEqual([emails.slice(0, 4), emails.slice(4, 8), emails.slice(8)]);
@@ -75,6 +76,11 @@ describe('OUTPUT unsubscribe link and HTML part', () => {
             html: '<p>Hi &lt;script&gt;alert(1)&lt;/script&gt; &amp; co</p><a href="https://x.test/u/a@example.com?a=1&amp;b=2">unsubscribe</a>',
             unsubscribeUrl: 'https://x.test/u/a@example.com?a=1&b=2'
         });
+    });
+
+    it('checks the columns html reads, as those of subject and body', () => {
+        const problems = checkColumns(mailGraph({ html: '<p>{{item.nmae}}</p>' }), () => ({ label: 'upload people.csv', columns: ['name', 'email'] }));
+        expect(problems.map((p) => [p.path, p.message])).toEqual([['nodes[2].data.html', expect.stringContaining("did you mean 'name'?")]]);
     });
 
     it('accepts {{unsubscribeUrl}} in subject, body and html only, and checks html like the other templates', () => {

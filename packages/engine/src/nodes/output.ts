@@ -3,7 +3,7 @@ import { errorMessage, TemplateError } from '../errors.js';
 import { Slicer } from '../slices.js';
 import { compileTemplate, type ItemRef, type TemplateRef } from '../templates/index.js';
 import { closest, quote } from '../text.js';
-import type { MailMessage, NodeOutput, OutputData } from '../types.js';
+import type { MailMessage, NodeOutput, OutputData, SuppressionCandidate } from '../types.js';
 import { itemScope, type NodeHandler, NodeFailure, RunCancelled, resolveArray } from './context.js';
 
 const LISTED_FAILURES = 10;
@@ -32,7 +32,7 @@ export const runOutput: NodeHandler = async (node, ctx) => {
     const html = typeof data.html === 'string' ? compileTemplate(data.html) : null;
     const fields = itemFields(html === null ? [to, subject, body] : [to, subject, body, html]);
     const unsubscribeUrl = ctx.ports.unsubscribeUrl?.bind(ctx.ports);
-    const suppression = suppressionChecker(elements, to, fields, ctx);
+    const suppression = suppressionChecker(node.id, elements, to, fields, ctx);
     let suppressed = 0;
     const failures: ElementFailure[] = [];
     /** Indexes of elements whose outcome is unknown. */
@@ -82,7 +82,7 @@ export const runOutput: NodeHandler = async (node, ctx) => {
             return;
         }
         // Asked of the list right before this element's chunk goes: an unsubscribe during the run counts.
-        if (suppression !== null && (await suppression(i)).has(suppressionKey(message.to))) {
+        if (suppression !== null && (await suppression(i)).has(i)) {
             ctx.ports.onSuppressed?.(message, { nodeId: node.id, index: i });
             suppressed++;
             ctx.result.suppressed = (ctx.result.suppressed ?? 0) + 1;
@@ -152,34 +152,35 @@ const DEFAULT_SUPPRESSION_CHUNK = 500;
  * its first await, so once chunk k is asked for, chunk k-1 is not needed again. Null: no list to check.
  */
 function suppressionChecker(
+    nodeId: string,
     elements: unknown[],
     to: ReturnType<typeof compileTemplate>,
     fields: ItemRef[],
     ctx: Parameters<NodeHandler>[1]
-): ((index: number) => Promise<ReadonlySet<string>>) | null {
+): ((index: number) => Promise<ReadonlySet<number>>) | null {
     const ask = ctx.ports.suppressed?.bind(ctx.ports);
     if (ask === undefined) return null;
     const size = Math.max(1, ctx.ports.suppressionChunk ?? DEFAULT_SUPPRESSION_CHUNK);
     const scope = itemScope(ctx.scope);
     let current = -1;
-    let answer: Promise<ReadonlySet<string>> = Promise.resolve(new Set());
+    let answer: Promise<ReadonlySet<number>> = Promise.resolve(new Set());
     return (index) => {
         const chunk = Math.floor(index / size);
         if (chunk !== current) {
             current = chunk;
-            const addresses = new Set<string>();
+            const candidates: SuppressionCandidate[] = [];
             const end = Math.min(elements.length, (chunk + 1) * size);
             for (let i = chunk * size; i < end; i++) {
                 if (absentField(elements[i], fields) !== null) continue;
                 scope.item = elements[i];
                 try {
                     const address = to.renderText(scope).trim();
-                    if (address !== '') addresses.add(suppressionKey(address));
+                    if (address !== '') candidates.push({ index: i, address: suppressionKey(address) });
                 } catch {
                     // The element fails when it is sent, saying why.
                 }
             }
-            answer = addresses.size === 0 ? Promise.resolve(new Set()) : ask([...addresses], ctx.port);
+            answer = candidates.length === 0 ? Promise.resolve(new Set()) : ask(nodeId, candidates, ctx.port);
         }
         return answer;
     };
