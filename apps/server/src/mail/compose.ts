@@ -87,7 +87,7 @@ export const textComposer = (from: string) => {
     let sequence = 0;
 
     return async (mail: TextMail): Promise<ComposedMail> => {
-        // Recipients needing IDN or SMTPUTF8 handling, and any sender override, take the general path.
+        // Recipients needing IDN or SMTPUTF8 handling, any sender override, and an HTML part take the general path.
         if (!/^[\x21-\x7e]+$/.test(mail.to) || mail.from !== from || mail.html !== undefined) {
             const node = new MailComposer(nodemailerMessage(mail)).compile();
             const envelope = node.getEnvelope();
