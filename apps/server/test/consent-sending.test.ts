@@ -143,6 +143,14 @@ describe('suppression list at send time', () => {
         expect((await api.run(after)).status).toBe('FAILED');
         expect(await suppressionsOf(t, account)).toContainEqual(expect.objectContaining({ email: 'late@bounce.test', reason: 'bounced' }));
 
+        // A retry of the failed e-mails does not send the bounced ones again: they are suppressed now.
+        const retried = await api.call('POST', `/api/workflows/runs/${run.runId}/retry`);
+        expect(retried.statusCode, retried.payload).toBe(202);
+        const retry = await api.waitFor(retried.json.runId);
+        expect(retry.result).toMatchObject({ emailsSent: 0, suppressed: 2 });
+        expect(api.node(retry, 'send').output).toMatchObject({ emailsSent: 0, suppressed: 2 });
+        expect(api.node(retry, 'send').error).toMatch(/^2 of 4 retried e-mails failed again/);
+
         // The next run leaves the bounced addresses out, as suppressed.
         const again = await api.run(workflowId);
         expect(again.result).toMatchObject({ suppressed: 2 });
