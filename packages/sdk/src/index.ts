@@ -24,6 +24,7 @@ export type { AccountSettings, AccountTokens } from './resources/account.js';
 export type { Auth } from './resources/auth.js';
 export type { GoogleIntegration, Integrations } from './resources/integrations.js';
 export type { NodeOutputOptions, RunListOptions, Runs } from './resources/runs.js';
+export type { Suppressions } from './resources/suppressions.js';
 export type { UploadCreateOptions, Uploads } from './resources/uploads.js';
 export type { IdempotentRequestOptions, Workflows } from './resources/workflows.js';
 export type { OnTokens } from './session.js';

@@ -37,6 +37,10 @@ export type SettingsUpdate = RequestJson<'/api/account/settings', 'put'>;
 
 export type Upload = ResponseBody<'/api/uploads/{uploadId}', 'get', 200>;
 
+/** An address on the suppression list, with why (`unsubscribed`, `bounced`, `complained`, `manual`). */
+export type Suppression = ResponseBody<'/api/suppressions', 'get', 200>[number];
+export type SuppressionsAdded = ResponseBody<'/api/suppressions', 'post', 200>;
+
 export type WorkflowCreateParams = WithGraph<RequestJson<'/api/workflows', 'post'>>;
 export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
 export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;

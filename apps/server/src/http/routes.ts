@@ -8,8 +8,10 @@ import { openApiRoutes } from '../routes/openapi.js';
 import { previewRoutes } from '../routes/preview.js';
 import { runRoutes } from '../routes/runs.js';
 import { settingsRoutes } from '../routes/settings.js';
+import { suppressionRoutes } from '../routes/suppressions.js';
 import { systemRoutes } from '../routes/system.js';
 import { tokenRoutes } from '../routes/tokens.js';
+import { unsubscribeRoutes } from '../routes/unsubscribe.js';
 import { uploadRoutes } from '../routes/uploads.js';
 import { workflowRoutes } from '../routes/workflows.js';
 import { ownedFirst } from './ownership.js';
@@ -28,5 +30,7 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] =>
     ...workflowRoutes(services),
     ...runRoutes(services),
     ...previewRoutes(services),
-    ...googleRoutes(services)
+    ...googleRoutes(services),
+    ...suppressionRoutes(services),
+    ...unsubscribeRoutes(services)
     ]);

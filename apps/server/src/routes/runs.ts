@@ -62,6 +62,9 @@ const runDetail = Joi.object({
             .description(
                 "Present when some e-mails' outcome is unknown: a copy went out and its answer was never read (a worker died, an answer timed out) and no later copy was accepted, or (in a retry) such e-mails were left out. They may have arrived, so they are counted neither in emailsSent nor as failures, and no retry sends them; each OUTPUT node's output counts its own as unknownOutcome"
             ),
+        suppressed: Joi.number()
+            .integer()
+            .description("Present when some elements were left out because their address is on the account's suppression list (GET /api/suppressions): neither sent nor failures; each OUTPUT node's output counts its own as suppressed"),
         aiCalls: Joi.number().integer().description('Present once an AI node ran: language-model calls made for the run (a reply asked again counts twice)'),
         aiPromptTokens: Joi.number().integer().description("Present once an AI node ran: prompt tokens, as the replies' usage reported them"),
         aiCompletionTokens: Joi.number().integer().description("Present once an AI node ran: completion tokens, as the replies' usage reported them")

@@ -6,6 +6,7 @@ import { createIdempotencyService, type IdempotencyService } from './idempotency
 import { createOwnershipService, type OwnershipService } from './ownership.js';
 import { createPreviewService, type PreviewService } from './preview.js';
 import { createRunsService, type RunsService } from './runs.js';
+import { createSuppressionsService, type SuppressionsService } from './suppressions.js';
 import { createUploadsService, type UploadsService } from './uploads.js';
 import { createWorkflowsService, type WorkflowsService } from './workflows.js';
 import { runDeps } from '../worker/deps.js';
@@ -19,6 +20,7 @@ export type Services = {
     ownership: OwnershipService;
     preview: PreviewService;
     runs: RunsService;
+    suppressions: SuppressionsService;
     uploads: UploadsService;
     workflows: WorkflowsService;
 };
@@ -36,6 +38,7 @@ export const createServices = (ctx: Context): Services => {
         ownership: createOwnershipService(ctx),
         // A page of a DATA_SOURCE's or FILTER's output is read again from its rows.
         runs: createRunsService(ctx, { uploads, google }),
+        suppressions: createSuppressionsService(ctx),
         uploads,
         workflows
     };
