@@ -84,13 +84,14 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
             // limits and how long its event loop was held, for whoever takes the run over if it dies.
             const vitals = sampleVitals(current, late, env.queue.local.size, current !== null && phase.loading);
             late = 0;
-            const renewal = await lease.renew(current, vitals);
+            // The same statement keeps the job's lock, as job.touch() would with one of its own, so
+            // Agenda does not hand the job to another process; the lease is what really guards.
+            const lockedAt = new Date();
+            const renewal = await lease.renew(current, vitals, job.attrs._id ? { id: String(job.attrs._id), lockedAt } : null);
+            job.attrs.lockedAt = lockedAt;
             if (renewal.cancelRequested && current) {
                 env.queue.local.get(current)?.('cancel');
             }
-
-            // Keeps Agenda from handing the job to another process; the lease is what really guards.
-            await job.touch().catch(() => {});
         } catch (err) {
             env.log.warn({ err, workflowId }, 'lease heartbeat failed');
         } finally {
