@@ -20,6 +20,7 @@ import { createRunChanges } from './store/run-changes.js';
 import { runDeps } from './worker/deps.js';
 import { createWorker, type Worker } from './worker/index.js';
 import { createRunQueue } from './worker/queue.js';
+import { SessionCache } from './services/session-cache.js';
 
 export interface AppOptions {
     logger?: Logger;
@@ -94,7 +95,8 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         blobs: createBlobStore(config, db),
         metrics: createMetricsRegistry(),
         queue: createRunQueue({ embedded: embedded !== null, pool, log }),
-        runChanges
+        runChanges,
+        sessions: new SessionCache(config.databaseUrl === null)
     };
     const services = createServices(ctx);
     const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, { validateResponses: options.validateResponses ?? false });

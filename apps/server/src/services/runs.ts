@@ -209,6 +209,10 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
                 ctx.queue.announce(row.job_id, DRAIN_JOB);
             }
 
+            if (row.held) {
+                ctx.queue.wakes.wake(workflowId);
+            }
+
             return { runId, status: 'PENDING', workflowId, triggeredAt: row.created_at.toISOString() };
         },
 
@@ -329,6 +333,10 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
 
             if (row.job_id) {
                 ctx.queue.announce(row.job_id, DRAIN_JOB);
+            }
+
+            if (row.held) {
+                ctx.queue.wakes.wake(row.workflow_id);
             }
 
             return { runId: retryId, status: 'PENDING', workflowId: row.workflow_id, triggeredAt: row.created_at.toISOString() };

@@ -2,7 +2,7 @@ import type { RunResult } from '@flowctl/engine';
 
 import type { Queryable } from './db.js';
 import { prepared, preparedOne } from './prepared.js';
-import { drainJobCtes, WEBHOOK_JOB } from './queue.js';
+import { DRAIN_WAKE, drainJobCtes, JOB_CHANNEL, WEBHOOK_JOB } from './queue.js';
 
 // Runs and their node states. Every write a worker makes is fenced by its lease token: a worker
 // whose lease was taken over changes nothing.
@@ -13,7 +13,21 @@ export interface EnqueuedRow {
     created_at: Date;
     /** The drain job to announce to the workers, if one was added or is waiting. */
     job_id: string | null;
+    /** A drain holds the workflow's lease: it is woken (worker/drain-wakes.ts) instead of a job being added. */
+    held: boolean;
 }
+
+/**
+ * CTE `wake`: when the statement's run was inserted while a drain holds the workflow's lease (CTE
+ * `held`), notifies the job channel so that the drain, in whichever process, claims it without
+ * lingering to the end (worker/drain-wakes.ts). Part of the enqueue's own statement: no round trip.
+ */
+const WAKE = (wf: string) => `
+    wake AS (
+        SELECT pg_notify('${JOB_CHANNEL}', json_build_object('jobId', ${wf}::text, 'jobName', '${DRAIN_WAKE}', 'nextRunAt', NULL,
+                                                   'priority', 0, 'timestamp', now())::text)
+        WHERE EXISTS (SELECT 1 FROM held) AND EXISTS (SELECT 1 FROM run)
+    )`;
 
 /**
  * Inserts a PENDING run with a snapshot of the workflow's graph and, in the same statement, a drain
@@ -27,8 +41,10 @@ export const enqueueRun = (db: Queryable, runId: string, accountId: string, work
              INSERT INTO runs (id, account_id, workflow_id, graph, status)
              SELECT $1, w.account_id, w.id, w.graph, 'PENDING' FROM workflows w WHERE w.id = $2 AND w.account_id = $3
              RETURNING created_at
-         ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}
-         SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
+         ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2')}
+         SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
+                EXISTS (SELECT 1 FROM wake) AS held
+         FROM run`,
         [runId, workflowId, accountId]
     );
 
@@ -58,8 +74,10 @@ export const enqueueRetryRun = (
              INSERT INTO ai_replies (run_id, node_id, element_index, request_hash, reply, calls, prompt_tokens, completion_tokens)
              SELECT $1, a.node_id, a.element_index, a.request_hash, a.reply, 0, 0, 0
              FROM ai_replies a WHERE a.run_id = $2 AND $4::boolean AND EXISTS (SELECT 1 FROM run)
-         ), ${drainJobCtes('(SELECT workflow_id FROM source)', 'EXISTS (SELECT 1 FROM run)')}
-         SELECT run.created_at, run.workflow_id, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
+         ), ${drainJobCtes('(SELECT workflow_id FROM source)', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('(SELECT workflow_id FROM source)')}
+         SELECT run.created_at, run.workflow_id, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
+                EXISTS (SELECT 1 FROM wake) AS held
+         FROM run`,
         [runId, sourceRunId, accountId, withReplies]
     );
 

@@ -217,6 +217,11 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                     const workflowId = job.attrs.data?.workflowId;
                     if (typeof workflowId === 'string') {
                         draining++;
+                        if (draining >= drains) {
+                            // Drain jobs may wait for a place: the drains lingering without work give theirs up.
+                            ctx.queue.wakes.dismissAll();
+                        }
+
                         try {
                             await drainWorkflow(env, workflowId, job);
                         } finally {
@@ -284,6 +289,8 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             for (const stopRun of ctx.queue.local.values()) {
                 stopRun('shutdown');
             }
+
+            ctx.queue.wakes.dismissAll();
 
             if (agenda) {
                 const drained = await agenda.drain({ timeout: STOP_TIMEOUT_MS });
