@@ -14,7 +14,7 @@ import { examples } from './help.js';
 const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
 
 const runLines = (io: Io, run: Run): string[] => [
-    `${bold(io, inline(run.runId))} of ${inline(`${run.workflowId}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
+    `${bold(io, inline(run.runId))} of ${inline(`${run.workflowId} revision ${run.revision}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
     `${dim(io, inline(`enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`))}`,
     ...run.nodes.map((node) => `  ${nodeLine(io, node)}`),
     ...(run.completedAt ? [resultLine(run), ...resultNotes(run)] : [`watch it: flowctl runs watch ${run.runId}`])
@@ -77,7 +77,7 @@ export const register: Register = (program, ctx) => {
             }
 
             emit(c.io, found, () =>
-                found.length === 0 ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'CREATED'], ...found.map((r) => [r.runId, r.status, r.createdAt])])
+                found.length === 0 ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'REVISION', 'CREATED'], ...found.map((r) => [r.runId, r.status, String(r.revision), r.createdAt])])
             );
         });
 
