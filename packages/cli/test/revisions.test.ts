@@ -169,17 +169,18 @@ describe('revisions from the command line', () => {
         // holding the write back at the server until the other change is in.
         Fs.writeFileSync(file, newsletter('age > 50'));
         const db = server.app.ctx.db;
+        const hapi = server.app.server!;
         let intercepted = false;
-        server.app.server.ext('onPreHandler', async (request, h) => {
+        hapi.ext('onPreHandler', async (request, h) => {
             if (!intercepted && request.method === 'patch' && request.path === `/api/workflows/${workflowId}`) {
                 intercepted = true;
                 const current = await db.one<{ graph: { nodes: { data: Record<string, unknown> }[] } }>('SELECT graph FROM workflows WHERE id = $1', [workflowId]);
                 const graph = current!.graph;
                 graph.nodes[3]!.data.subject = 'Changed elsewhere';
-                await server.app.server.inject({
+                await hapi.inject({
                     method: 'PATCH',
                     url: `/api/workflows/${workflowId}`,
-                    headers: { authorization: request.headers.authorization! },
+                    headers: { authorization: String(request.headers.authorization) },
                     payload: { graph }
                 });
             }

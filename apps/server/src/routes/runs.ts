@@ -37,7 +37,7 @@ const nodeView = Joi.object({
         .description('Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are')
 });
 
-const revision = Joi.number().integer().min(1).description('The workflow revision the run executes (GET /api/workflows/{workflowId}/revisions/{revision})');
+const revision = Joi.number().integer().min(1).description('The workflow revision the run executes: see …/revisions/{revision} of its workflow');
 
 const runDetail = Joi.object({
     runId: Joi.string().required(),

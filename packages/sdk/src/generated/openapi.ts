@@ -5970,7 +5970,7 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
-                        /** @description The workflow revision the run executes (GET /api/workflows/{workflowId}/revisions/{revision}) */
+                        /** @description The workflow revision the run executes: see …/revisions/{revision} of its workflow */
                         revision: number;
                         runId: string;
                         /** @enum {string} */
@@ -6434,7 +6434,7 @@ export interface operations {
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
-                        /** @description The workflow revision the run executes (GET /api/workflows/{workflowId}/revisions/{revision}) */
+                        /** @description The workflow revision the run executes: see …/revisions/{revision} of its workflow */
                         revision: number;
                         runId: string;
                         /**
@@ -6640,7 +6640,7 @@ export interface operations {
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
-                        /** @description The workflow revision the run executes (GET /api/workflows/{workflowId}/revisions/{revision}) */
+                        /** @description The workflow revision the run executes: see …/revisions/{revision} of its workflow */
                         revision: number;
                         runId: string;
                         /**
@@ -6727,7 +6727,7 @@ export interface operations {
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
-                        /** @description The workflow revision the run executes (GET /api/workflows/{workflowId}/revisions/{revision}) */
+                        /** @description The workflow revision the run executes: see …/revisions/{revision} of its workflow */
                         revision: number;
                         runId: string;
                         /**
