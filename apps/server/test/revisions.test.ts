@@ -94,7 +94,9 @@ describe('workflow revisions', { timeout: 120_000 }, () => {
         expect(stale.json.message).toMatch(/is at revision 2, not 1/);
         expect(stale.json.revision).toBe(2);
         for (const tag of ['W/"r2"', '"abc"']) {
-            expect((await patch(workflowId, { name: 'lost' }, { 'if-match': tag })).statusCode).toBe(412);
+            const foreign = await patch(workflowId, { name: 'lost' }, { 'if-match': tag });
+            expect(foreign.statusCode).toBe(412);
+            expect(foreign.json.message).toMatch(/is at revision 2, and If-Match names none of its revisions/);
         }
 
         expect((await get(`/api/workflows/${workflowId}`)).json).toMatchObject({ name: 'second', revision: 2 });

@@ -49,10 +49,12 @@ const DELETE_POLL_MS = 50;
 
 const notFound = (workflowId: string): Boom.Boom => Boom.notFound(`Workflow '${workflowId}' not found`);
 
-/** 412, saying which revision is current and how to see what changed. */
+/** 412, saying which revision is current and how to see what changed; `expected` 0: a tag that is no revision. */
 const staleRevision = (workflowId: string, expected: number, current: number): Boom.Boom => {
     const error = Boom.preconditionFailed(
-        `Workflow '${workflowId}' is at revision ${current}, not ${expected} (If-Match: "r${expected}"): it was changed since you read it. See what changed with GET /api/workflows/${workflowId}/revisions, then send your change again with If-Match: "r${current}"`
+        expected === 0
+            ? `Workflow '${workflowId}' is at revision ${current}, and If-Match names none of its revisions: send the ETag of GET /api/workflows/${workflowId} ("r${current}")`
+            : `Workflow '${workflowId}' is at revision ${current}, not ${expected} (If-Match: "r${expected}"): it was changed since you read it. See what changed with GET /api/workflows/${workflowId}/revisions, then send your change again with If-Match: "r${current}"`
     );
     Object.assign(error.output.payload, { revision: current });
     return error;
