@@ -140,6 +140,25 @@ describe('revisions from the command line', () => {
         expect(missing.stderr).toMatch(/has no revision 99: its newest is 4/);
     });
 
+    it('runs retry executes the run’s revision, or with --latest the current one', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const dir = workflowDir({ 'newsletter.yaml': newsletter('age > 0') });
+        const file = Path.join(dir, 'newsletter.yaml');
+        expect((await flowctl(['apply', '-f', file], { home })).code).toBe(0);
+        server.smtp.failNext(1, 550);
+        const failed = await flowctl(['--json', 'run', 'Revised newsletter', '--watch'], { home });
+        expect(failed.json).toMatchObject({ status: 'FAILED', revision: 1 });
+
+        Fs.writeFileSync(file, newsletter('age > 0', 'Hi again {{item.name}}'));
+        expect((await flowctl(['apply', '-f', file], { home })).code).toBe(0);
+        server.smtp.failNext(1, 550);
+        const own = await flowctl(['--json', 'runs', 'retry', failed.json.runId, '--watch'], { home });
+        expect(own.json).toMatchObject({ revision: 1, retryOf: failed.json.runId });
+        const latest = await flowctl(['--json', 'runs', 'retry', own.json.runId, '--latest', '--watch'], { home });
+        expect(latest.json).toMatchObject({ status: 'SUCCESS', revision: 2, retryOf: own.json.runId });
+    });
+
     it('diff exits above 1 when it cannot compare', async () => {
         const home = freshHome();
         await signUp(server, home);

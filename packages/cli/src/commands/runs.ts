@@ -114,12 +114,14 @@ export const register: Register = (program, ctx) => {
         .description('retry a finished run as a new run: one stopped at or before an AI or data node runs again, asking the model only for replies not recorded; otherwise its refused e-mails are sent again')
         .argument('<runId>')
         .option('-w, --watch', 'follow the new run until it ends; exit 1 if it ends FAILED or CANCELLED')
+        .option('--latest', "execute the workflow as it is now, not the revision the run executed")
         .addHelpText('after', examples('flowctl runs retry run_abc --watch'))
-        .action(async (runId: string, opts: { watch?: boolean }) => {
+        .action(async (runId: string, opts: { watch?: boolean; latest?: boolean }) => {
             const c = ctx();
             const api = await client(c);
             const sdk = await import('@flowctl/sdk');
-            const enqueued = await orNotFound(api.runs.retry(runId, { idempotencyKey: globalThis.crypto.randomUUID() }), ...runNotFound(runId)).catch((err: unknown) => {
+            const retry = api.runs.retry(runId, { idempotencyKey: globalThis.crypto.randomUUID(), ...(opts.latest ? { revision: 'latest' as const } : {}) });
+            const enqueued = await orNotFound(retry, ...runNotFound(runId)).catch((err: unknown) => {
                 if (err instanceof sdk.ConflictError) {
                     throw new CliError(`run ${runId} cannot be retried: ${message(err.message)}`, EXIT.failed, `see why: flowctl runs get ${runId}`);
                 }
