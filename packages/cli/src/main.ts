@@ -3,6 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 
 import * as auth from './commands/auth.js';
+import * as diff from './commands/diff.js';
 import * as google from './commands/google.js';
 import * as preview from './commands/preview.js';
 import * as runs from './commands/runs.js';
@@ -58,7 +59,7 @@ Exit codes: 0 success · 1 the run ended FAILED or CANCELLED, or a request faile
         return state.ctx;
     };
 
-    for (const module of [auth, tokens, uploads, workflows, preview, runs, settings, google, suppressions]) {
+    for (const module of [auth, tokens, uploads, workflows, diff, preview, runs, settings, google, suppressions]) {
         module.register(program, ctx);
     }
 

@@ -46,6 +46,8 @@ export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
 export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
 export type Workflow = WithGraph<ResponseBody<'/api/workflows/{workflowId}', 'get', 200>>;
 export type WorkflowSummary = WithGraph<ResponseBody<'/api/workflows', 'get', 200>[number]>;
+export type WorkflowRevisionSummary = ResponseBody<'/api/workflows/{workflowId}/revisions', 'get', 200>[number];
+export type WorkflowRevision = WithGraph<ResponseBody<'/api/workflows/{workflowId}/revisions/{revision}', 'get', 200>>;
 
 type PreviewParamsBody = NonNullable<RequestJson<'/api/workflows/{workflowId}/preview', 'post'>>;
 /** What to preview: `limit` e-mails per OUTPUT (1–20, default 3), an unsaved `graph`, `sendTestTo: "me"` for a test send. */

@@ -6,6 +6,7 @@ import { googleRoutes } from '../routes/google.js';
 import { metricsRoutes } from '../routes/metrics.js';
 import { openApiRoutes } from '../routes/openapi.js';
 import { previewRoutes } from '../routes/preview.js';
+import { revisionRoutes } from '../routes/revisions.js';
 import { runRoutes } from '../routes/runs.js';
 import { settingsRoutes } from '../routes/settings.js';
 import { suppressionRoutes } from '../routes/suppressions.js';
@@ -28,6 +29,7 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] =>
     ...tokenRoutes(services),
     ...uploadRoutes(ctx, services),
     ...workflowRoutes(services),
+    ...revisionRoutes(services),
     ...runRoutes(services),
     ...previewRoutes(services),
     ...googleRoutes(services),

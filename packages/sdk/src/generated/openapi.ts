@@ -466,7 +466,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One workflow */
+        /**
+         * One workflow
+         * @description ETag is "r<revision>": send it as If-Match with a PATCH to be refused (412) should the workflow change meanwhile.
+         */
         get: operations["getWorkflowsByWorkflowId"];
         put?: never;
         post?: never;
@@ -479,7 +482,7 @@ export interface paths {
         head?: never;
         /**
          * Change a workflow’s name, graph or webhook
-         * @description Keys left out keep their value. A new graph is validated like on create. Runs already enqueued keep the graph they were enqueued with.
+         * @description Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither makes none. With If-Match ("r<revision>", the ETag of GET), 412 when the workflow has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.
          */
         patch: operations["patchWorkflowsByWorkflowId"];
         trace?: never;
@@ -498,6 +501,63 @@ export interface paths {
          * @description Executes the graph as a run would, sending nothing and recording no run: the first `limit` e-mails per OUTPUT node, every node’s state and output, and the counts. A node that fails answers 200 with its error; an invalid `graph` answers 400 like create. AI nodes ask the model only for the elements the shown e-mails need; a run enqueued later reuses those replies. One preview at a time per account (429 with Retry-After).
          */
         post: operations["postWorkflowsByWorkflowIdPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workflow's revisions, newest first
+         * @description 50 per page by default, at most 500. The next page's address is in the Link header (rel="next"). Revision 1 is the workflow as created; each change of name or graph made the next. Kept: every revision a run names (as long as the run), and the newest 100.
+         */
+        get: operations["getWorkflowsByWorkflowIdRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/revisions/{revision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One revision of a workflow: its name and graph then */
+        get: operations["getWorkflowsByWorkflowIdRevisionsByRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/revisions/{revision}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a workflow what it was at a revision
+         * @description The name and graph of that revision become a new revision, checked like a PATCH (an upload it reads may have been deleted since); the answer is the workflow, as GET gives it. Restoring the current revision changes nothing. If-Match as for PATCH.
+         */
+        post: operations["postWorkflowsByWorkflowIdRevisionsByRevisionRestore"];
         delete?: never;
         options?: never;
         head?: never;
@@ -641,7 +701,7 @@ export interface paths {
         put?: never;
         /**
          * Retry a finished run
-         * @description Enqueues a new run (202, like an enqueue) whose retryOf names the given run. It executes the given run's graph snapshot, never the workflow as it is now: a prompt changed since applies to new runs only.
+         * @description Enqueues a new run (202, like an enqueue) whose retryOf names the given run. It executes the given run's revision, not the workflow as it is now (a prompt changed since applies to new runs only), unless the body is {"revision": "latest"}: then the current revision.
          *
          *     A run that ended FAILED or CANCELLED before each of its nodes other than OUTPUT succeeded (an AI node answered 401, refused past AI_RETRY_BUDGET_MS, a reply invalid twice, a cancel mid-node; a DATA_SOURCE that failed), or that was given up after repeated interruptions: the retry executes the graph again. Outputs the run kept are reused; an AI node asks the model only for elements without a reply recorded for that run under the same node, element index and hash of the rendered request (model, system, prompt, schema: a changed row is asked again), and those reused replies count no aiCalls; OUTPUT nodes send each row that no run of its chain of retries sent or may have sent, refused ones included.
          *
@@ -4650,6 +4710,8 @@ export interface operations {
                         };
                         id: string;
                         name: string;
+                        /** @description Current revision: 1 at creation, one more for each change of name or graph */
+                        revision: number;
                     }[];
                 };
             };
@@ -4940,7 +5002,10 @@ export interface operations {
     getWorkflowsByWorkflowId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the last answer: 304 while the workflow is at that revision */
+                "if-none-match"?: string;
+            };
             path: {
                 workflowId: string;
             };
@@ -4951,6 +5016,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Version of this answer: send it back as If-None-Match to be answered 304 while nothing changed */
+                    ETag?: string;
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the window */
@@ -4971,11 +5038,30 @@ export interface operations {
                         };
                         id: string;
                         name: string;
+                        /** @description Current revision: 1 at creation, one more for each change of name or graph */
+                        revision: number;
                         /** Format: date-time */
                         updatedAt: string;
                         webhookUrl?: string;
                     };
                 };
+            };
+            /** @description Not modified: nothing changed since the ETag sent as If-None-Match */
+            304: {
+                headers: {
+                    /** @description Version of this answer: send it back as If-None-Match to be answered 304 while nothing changed */
+                    ETag?: string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: `message` says what to fix, `details` lists each field */
             400: {
@@ -5239,7 +5325,10 @@ export interface operations {
     patchWorkflowsByWorkflowId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the workflow as you read it ("r<revision>"): 412 when it has changed since, and nothing is written */
+                "if-match"?: string;
+            };
             path: {
                 workflowId: string;
             };
@@ -5287,6 +5376,8 @@ export interface operations {
                         };
                         id: string;
                         name: string;
+                        /** @description Current revision: 1 at creation, one more for each change of name or graph */
+                        revision: number;
                         /** Format: date-time */
                         updatedAt: string;
                         webhookUrl?: string;
@@ -5346,6 +5437,23 @@ export interface operations {
             };
             /** @description The request body stopped arriving */
             408: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Changed since the If-Match ETag was read: nothing was written; `message` says which revision is current */
+            412: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: number;
@@ -5676,6 +5784,455 @@ export interface operations {
             };
         };
     };
+    getWorkflowsByWorkflowIdRevisions: {
+        parameters: {
+            query?: {
+                /** @description From the Link header of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"`: the address of the next page, absent on the last one */
+                    Link?: string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        name: string;
+                        revision: number;
+                    }[];
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this account */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflowsByWorkflowIdRevisionsByRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A revision number: 1, 2, … */
+                revision: number;
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        graph: {
+                            edges: unknown[];
+                            nodes: unknown[];
+                        };
+                        name: string;
+                        revision: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this account */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWorkflowsByWorkflowIdRevisionsByRevisionRestore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the workflow as you read it ("r<revision>"): 412 when it has changed since, and nothing is written */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description A revision number: 1, 2, … */
+                revision: number;
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        graph: {
+                            edges: unknown[];
+                            nodes: unknown[];
+                        };
+                        id: string;
+                        name: string;
+                        /** @description Current revision: 1 at creation, one more for each change of name or graph */
+                        revision: number;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webhookUrl?: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this account */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Changed since the If-Match ETag was read: nothing was written; `message` says which revision is current */
+            412: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postWorkflowsByWorkflowIdRun: {
         parameters: {
             query?: never;
@@ -5908,6 +6465,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description The workflow revision the run executes: see …/revisions/{revision} of its workflow */
+                        revision: number;
                         runId: string;
                         /** @enum {string} */
                         status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
@@ -6372,6 +6931,8 @@ export interface operations {
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
+                        /** @description The workflow revision the run executes: see …/revisions/{revision} of its workflow */
+                        revision: number;
                         runId: string;
                         /**
                          * Format: date-time
@@ -6578,6 +7139,8 @@ export interface operations {
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
+                        /** @description The workflow revision the run executes: see …/revisions/{revision} of its workflow */
+                        revision: number;
                         runId: string;
                         /**
                          * Format: date-time
@@ -6665,6 +7228,8 @@ export interface operations {
                         };
                         /** @description For a retry run: the run it retries (POST …/runs/{runId}/retry) */
                         retryOf?: string;
+                        /** @description The workflow revision the run executes: see …/revisions/{revision} of its workflow */
+                        revision: number;
                         runId: string;
                         /**
                          * Format: date-time
@@ -6987,7 +7552,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description "latest": execute the workflow's current revision instead of the run's
+                     * @enum {string}
+                     */
+                    revision?: "latest";
+                } | null;
+            };
+        };
         responses: {
             /** @description Success */
             202: {
@@ -7100,6 +7675,23 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: number;
