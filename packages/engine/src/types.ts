@@ -118,6 +118,8 @@ export interface MailMessage {
 export interface DeliveryKey {
     nodeId: string;
     index: number;
+    /** How many elements the node's `forEach` has (for progress and the delivery ledger); absent in a retry's resend. */
+    elements?: number;
 }
 
 export interface AiRequest {
@@ -195,6 +197,12 @@ export interface Ports {
     sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void | false | 'unknown'>;
     /** How many sendMail calls an OUTPUT node may have in flight at once (default 1: one after another). */
     mailConcurrency?: number;
+    /**
+     * An element that failed before reaching the transport (a bad recipient address, a field the
+     * element lacks): `to` is the rendered address when there is one. Lets the port record who was
+     * not mailed and why; sendMail is not called for it.
+     */
+    mailFailed?(key: DeliveryKey, failure: { to: string | null; reason: string }): Promise<void> | void;
 }
 
 export interface ExecuteHooks {

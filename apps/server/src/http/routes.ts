@@ -7,6 +7,7 @@ import { metricsRoutes } from '../routes/metrics.js';
 import { openApiRoutes } from '../routes/openapi.js';
 import { previewRoutes } from '../routes/preview.js';
 import { runRoutes } from '../routes/runs.js';
+import { deliveryRoutes } from '../routes/deliveries.js';
 import { settingsRoutes } from '../routes/settings.js';
 import { systemRoutes } from '../routes/system.js';
 import { tokenRoutes } from '../routes/tokens.js';
@@ -27,6 +28,7 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] =>
     ...uploadRoutes(ctx, services),
     ...workflowRoutes(services),
     ...runRoutes(services),
+    ...deliveryRoutes(services),
     ...previewRoutes(services),
     ...googleRoutes(services)
     ]);

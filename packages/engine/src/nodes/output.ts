@@ -30,6 +30,7 @@ export const runOutput: NodeHandler = async (node, ctx) => {
     const subject = compileTemplate(data.subject);
     const body = compileTemplate(data.body);
     const fields = itemFields([to, subject, body]);
+    const toFields = itemFields([to]);
     const failures: ElementFailure[] = [];
     /** Indexes of elements whose outcome is unknown. */
     const unknown: number[] = [];
@@ -49,6 +50,8 @@ export const runOutput: NodeHandler = async (node, ctx) => {
         if (absent !== null) {
             failures.push({ index: i, reason: absent });
             done++;
+            // The address, when the field missing is not one it reads: the ledger says who was not mailed.
+            await ctx.ports.mailFailed?.({ nodeId: node.id, index: i, elements: total }, { to: absentField(elements[i], toFields) === null ? renderQuietly(to, scope) : null, reason: absent });
             return;
         }
         let message: { to: string; subject: string; body: string };
@@ -65,15 +68,14 @@ export const runOutput: NodeHandler = async (node, ctx) => {
         }
         const problem = emailAddressProblem(message.to);
         if (problem !== null) {
-            failures.push({
-                index: i,
-                reason: message.to === '' ? 'empty recipient address' : `invalid recipient address ${quote(message.to, 60)} (${problem})`
-            });
+            const reason = message.to === '' ? 'empty recipient address' : `invalid recipient address ${quote(message.to, 60)} (${problem})`;
+            failures.push({ index: i, reason });
             done++;
+            await ctx.ports.mailFailed?.({ nodeId: node.id, index: i, elements: total }, { to: message.to === '' ? null : message.to, reason });
             return;
         }
         try {
-            const answer = await ctx.ports.sendMail(message, { nodeId: node.id, index: i }, ctx.port);
+            const answer = await ctx.ports.sendMail(message, { nodeId: node.id, index: i, elements: total }, ctx.port);
             if (answer === 'unknown') {
                 unknown.push(i);
                 ctx.result.unknownOutcome = (ctx.result.unknownOutcome ?? 0) + 1;
@@ -147,6 +149,15 @@ function absentField(element: unknown, refs: ItemRef[]): string | null {
         return `${ref.text}: the element has no field ${quote(field, 60)}${guess === null ? '' : ` (did you mean ${quote(guess, 60)}?)`}`;
     }
     return null;
+}
+
+/** The rendered address, or null when it cannot be rendered (the element fails for another reason anyway). */
+function renderQuietly(template: ReturnType<typeof compileTemplate>, scope: ReturnType<typeof itemScope>): string | null {
+    try {
+        return template.renderText(scope).trim() || null;
+    } catch {
+        return null;
+    }
 }
 
 function oneLine(text: string): string {

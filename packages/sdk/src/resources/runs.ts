@@ -1,6 +1,6 @@
 import type { Flowctl, RequestOptions } from '../client.js';
 import type { PagedList } from '../pagination.js';
-import type { NodeOutputPage, Run, RunEnqueued, RunSummary } from '../types.js';
+import type { Delivery, DeliveryStatus, NodeOutputPage, Run, RunEnqueued, RunSummary } from '../types.js';
 import { type Poll, type WaitOptions, waitForRun } from '../wait.js';
 import { type IdempotentRequestOptions, idempotencyHeaders } from './workflows.js';
 
@@ -8,6 +8,13 @@ export interface RunListOptions extends RequestOptions {
     /** `desc` (default): most recent first. */
     order?: 'asc' | 'desc';
     /** Runs per page (server default 50, at most 500). */
+    limit?: number;
+}
+
+export interface DeliveryListOptions extends RequestOptions {
+    /** Only entries of this status: `sent`, `failed`, `unknown`, `pending` or `suppressed`. */
+    status?: DeliveryStatus;
+    /** Entries per page (server default 50, at most 500). */
     limit?: number;
 }
 
@@ -52,6 +59,15 @@ export class Runs {
     list(workflowId: string, options: RunListOptions = {}): PagedList<RunSummary> {
         const { order, limit, ...rest } = options;
         return this.#client.list<RunSummary>({ ...rest, method: 'GET', path: `/api/workflows/${encodeURIComponent(workflowId)}/runs`, query: { order, limit } });
+    }
+
+    /**
+     * Who got what: one entry per element of each OUTPUT node of the run (recipient, status,
+     * Message-ID, error, attempts), read from its delivery records. Walks every page with `for await`.
+     */
+    deliveries(runId: string, options: DeliveryListOptions = {}): PagedList<Delivery> {
+        const { status, limit, ...rest } = options;
+        return this.#client.list<Delivery>({ ...rest, method: 'GET', path: `${runPath(runId)}/deliveries`, query: { status, limit } });
     }
 
     /**
