@@ -98,7 +98,7 @@ export class Runs {
      * Waits until the run is SUCCESS, FAILED or CANCELLED and resolves with it (a FAILED run is an answer,
      * not an error). First look after 1–2 s, then every 2 s doubling to 30 s; when the server offers it,
      * long-polls instead (`If-None-Match` + `Prefer: wait`), so changes arrive at once with few requests.
-     * `onUpdate` sees every change of run or node status. Throws WaitTimeoutError after `timeoutMs`,
+     * `onUpdate` sees every change of run or node status, `onProgress` every new state (figures too). Throws WaitTimeoutError after `timeoutMs`,
      * AbortError when `signal` fires; the run itself goes on either way.
      */
     wait(runId: string, options: WaitOptions = {}): Promise<Run> {
