@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Queryable } from '../src/store/db.js';
 import { type Intent, type Outcome, writeDeliveries } from '../src/store/deliveries.js';
+import { ledgerRange, ledgerRecords, unrecordedElements } from '../src/store/delivery-ledger.js';
 import { newId } from '../src/ids.js';
 import { createAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -96,6 +97,27 @@ describe('delivery records: the write of a big run reads no more than the rows i
                 { element_index: 3, status: 'SENT', message_id: '<m3@plan.test>', recipient: 'p3@plan.test' },
                 { element_index: 50004, status: 'SENDING', message_id: '<m50004@plan.test>', recipient: 'p50004@plan.test' }
             ]);
+
+            // The ledger pages a run of any size by its own rows: each query an index range, never the run's deliveries.
+            await client.query(`UPDATE deliveries SET status = 'FAILED', error = 'refused' WHERE run_id = $1 AND element_index IN (7, 40000)`, [runId]);
+            await client.query('ANALYZE deliveries');
+            const ledger = [
+                [(q: Queryable) => ledgerRecords(q, runId, 'send', -1, 51, 'failed'), 'flowctl_ledger_records_failed', `'${runId}', 'send', -1, 51`],
+                [(q: Queryable) => ledgerRecords(q, runId, 'send', -1, 51, null), 'flowctl_ledger_records_all', `'${runId}', 'send', -1, 51`],
+                [(q: Queryable) => ledgerRange(q, runId, 'send', 100, 150), 'flowctl_ledger_range', `'${runId}', 'send', 100, 150`],
+                [(q: Queryable) => unrecordedElements(q, runId, 'send', 0, 1023, 51), 'flowctl_ledger_unrecorded', `'${runId}', 'send', 0, 1023, 51`]
+            ] as const;
+            for (const [call, name, args] of ledger) {
+                await call(session);
+                const ledgerPlan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${args})`)).rows.map((row) => row['QUERY PLAN']).join('\n');
+                expect([name, ledgerPlan]).not.toEqual([name, expect.stringMatching(/Seq Scan on deliveries/)]);
+                expect([name, ledgerPlan]).toEqual([name, expect.stringMatching(/Index (Only )?Scan using deliveries_(pkey|unsent)/)]);
+            }
+            expect((await ledgerRecords(session, runId, 'send', -1, 51, 'failed')).map((row) => [row.element_index, row.status])).toEqual([
+                [7, 'failed'],
+                [40000, 'failed']
+            ]);
+            expect(await unrecordedElements(session, runId, 'send', 50000, 50010, 51)).toEqual([50006, 50007, 50008, 50009, 50010]);
         } finally {
             await client.query('RESET plan_cache_mode').catch(() => {});
             client.release();

@@ -59,14 +59,21 @@ export const ledgerRange = (db: Queryable, runId: string, nodeId: string, from: 
         [runId, nodeId, from, to]
     );
 
-/** Element indexes in [from, to] with no record, in order, at most `limit`: one index probe each. */
+/**
+ * Element indexes in [from, to] with no record, in order, at most `limit`: the window less the records
+ * of one range of the primary key. (As NOT EXISTS, a generic plan took the run's whole deliveries
+ * into a hash anti-join: test/deliveries-plan.test.ts.)
+ */
 export const unrecordedElements = async (db: Queryable, runId: string, nodeId: string, from: number, to: number, limit: number): Promise<number[]> => {
     const rows = await prepared<{ i: number }>(
         db,
         'flowctl_ledger_unrecorded',
-        `SELECT g.i FROM generate_series($3::int, $4::int) AS g(i)
-         WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.run_id = $1 AND d.node_id = $2 AND d.element_index = g.i)
-         ORDER BY g.i LIMIT $5`,
+        `SELECT i FROM (
+             SELECT g.i FROM generate_series($3::int, $4::int) AS g(i)
+             EXCEPT ALL
+             SELECT element_index FROM deliveries WHERE run_id = $1 AND node_id = $2 AND element_index BETWEEN $3 AND $4
+         ) AS missing
+         ORDER BY i LIMIT $5`,
         [runId, nodeId, from, to, limit]
     );
     return rows.map((row) => row.i);
