@@ -17,7 +17,8 @@ const SERVER_NODE_FLAGS = ['--max-semi-space-size=16'];
  * BENCH_SERVER_FLAGS adds flags to the server processes, to profile them (Node refuses --cpu-prof in
  * NODE_OPTIONS): `BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/preview.mjs embedded`.
  */
-const EXTRA_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+const { BENCH_SERVER_FLAGS = '' } = process.env;
+const EXTRA_FLAGS = BENCH_SERVER_FLAGS.split(/\s+/).filter(Boolean);
 
 /** The built server process as an operator starts it, with `args` (e.g. `--role=worker`). */
 export const spawnServer = (args, options) => spawn(process.execPath, [...SERVER_NODE_FLAGS, ...EXTRA_FLAGS, mainJs, ...args], options);
