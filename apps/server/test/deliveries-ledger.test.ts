@@ -133,7 +133,11 @@ describe('the delivery ledger: who got what', () => {
         const runId = await api.enqueue(workflowId);
         await held;
 
-        const live = await api.call('GET', ledgerUrl(runId));
+        // The node's element count is written beside its first intent, not before it: wait for it to land.
+        let live = await api.call('GET', ledgerUrl(runId));
+        for (const deadline = Date.now() + 10_000; live.json.length < count && Date.now() < deadline; ) {
+            live = await api.call('GET', ledgerUrl(runId));
+        }
         expect(live.statusCode, live.payload).toBe(200);
         expect(live.json.map((e: Json) => e.index)).toEqual(Array.from({ length: count }, (_, i) => i));
         for (const e of live.json) {

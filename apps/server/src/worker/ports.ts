@@ -225,24 +225,22 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
 
     const elementsWritten = new Map<string, Promise<void>>();
     /**
-     * Records how many elements the node has, once per attempt, before its first record: the ledger
-     * lists those without a record as pending. A failure only costs the ledger its pending rows.
+     * Records how many elements the node has, once per attempt: the ledger lists those without a
+     * record as pending. Not waited for by the sends (settle() waits for it); a failure only costs
+     * the ledger its pending rows.
      */
-    const noteElements = (key: DeliveryKey): Promise<void> => {
+    const noteElements = (key: DeliveryKey): void => {
         if (key.elements === undefined) {
-            return Promise.resolve();
+            return;
         }
 
-        let written = elementsWritten.get(key.nodeId);
-        if (!written) {
+        if (!elementsWritten.has(key.nodeId)) {
             run.onElements?.(key.nodeId, key.elements);
-            written = writeOutputElements(env.db, run.id, key.nodeId, key.elements).catch((err) => {
+            const written = writeOutputElements(env.db, run.id, key.nodeId, key.elements).catch((err) => {
                 env.log.warn({ err, runId: run.id, nodeId: key.nodeId }, 'could not record how many e-mails the node has: the delivery ledger lists no pending ones');
             });
             elementsWritten.set(key.nodeId, written);
         }
-
-        return written;
     };
 
     const count = (nodeId: string): void => {
@@ -343,12 +341,12 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         aiConcurrency: env.aiConcurrency,
 
         async mailFailed(key, failure) {
-            await noteElements(key);
+            noteElements(key);
             log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: failure.reason, content: null, recipient: failure.to });
         },
 
         async sendMail(message, key, ctx) {
-            await noteElements(key);
+            noteElements(key);
             const earlier = (await statesFor(key.nodeId)).get(key.index);
             if (earlier === 'ELSEWHERE') {
                 return false;
@@ -457,6 +455,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         settle: async () => {
             await replies.settle();
             await log.settle();
+            await Promise.all(elementsWritten.values());
         },
 
         resends: () => resends

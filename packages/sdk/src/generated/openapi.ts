@@ -5873,7 +5873,7 @@ export interface operations {
                             completedAt: string | null;
                             error: string | null;
                             nodeId: string;
-                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are. While it runs, an OUTPUT node has {emailsSent, emailsTotal} and an AI node {aiDone, aiTotal}: what progress bars need */
                             output: {
                                 [key: string]: unknown;
                             } | null;
@@ -6077,7 +6077,7 @@ export interface operations {
                             completedAt: string | null;
                             error: string | null;
                             nodeId: string;
-                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are. While it runs, an OUTPUT node has {emailsSent, emailsTotal} and an AI node {aiDone, aiTotal}: what progress bars need */
                             output: {
                                 [key: string]: unknown;
                             } | null;
@@ -6162,7 +6162,7 @@ export interface operations {
                             completedAt: string | null;
                             error: string | null;
                             nodeId: string;
-                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are. While it runs, an OUTPUT node has {emailsSent, emailsTotal} and an AI node {aiDone, aiTotal}: what progress bars need */
                             output: {
                                 [key: string]: unknown;
                             } | null;
