@@ -13,9 +13,15 @@ const root = Path.resolve(Path.dirname(new URL(import.meta.url).pathname), '..',
 const mainJs = Path.join(root, 'apps', 'server', 'dist', 'main.js');
 /** Node's flags as `npm start` and the `flowctl-server` command pass them (see apps/server/src/main.ts). */
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=16'];
+/**
+ * BENCH_SERVER_FLAGS adds flags to the server processes, to profile them (Node refuses --cpu-prof in
+ * NODE_OPTIONS): `BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/preview.mjs embedded`.
+ */
+const { BENCH_SERVER_FLAGS = '' } = process.env;
+const EXTRA_FLAGS = BENCH_SERVER_FLAGS.split(/\s+/).filter(Boolean);
 
 /** The built server process as an operator starts it, with `args` (e.g. `--role=worker`). */
-export const spawnServer = (args, options) => spawn(process.execPath, [...SERVER_NODE_FLAGS, mainJs, ...args], options);
+export const spawnServer = (args, options) => spawn(process.execPath, [...SERVER_NODE_FLAGS, ...EXTRA_FLAGS, mainJs, ...args], options);
 
 /** A `--role=worker` process on `env` (a server's, to share its database); its output is not kept. */
 export const startWorker = (env) => {

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Queryable } from '../src/store/db.js';
 import { type Intent, type Outcome, writeDeliveries } from '../src/store/deliveries.js';
+import { ledgerRange, ledgerRecords, unrecordedElements } from '../src/store/delivery-ledger.js';
 import { newId } from '../src/ids.js';
 import { createAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 const intents = (from: number, count: number): Intent[] =>
-    Array.from({ length: count }, (_, i) => ({ node_id: 'send', element_index: from + i, message_id: `<m${from + i}@plan.test>`, resent: false }));
+    Array.from({ length: count }, (_, i) => ({ node_id: 'send', element_index: from + i, message_id: `<m${from + i}@plan.test>`, resent: false, recipient: `p${from + i}@plan.test` }));
 
 const outcomes = (from: number, count: number): Outcome[] =>
     Array.from({ length: count }, (_, i) => ({ node_id: 'send', element_index: from + i, status: 'SENT' as const, error: null, content: null }));
@@ -74,7 +75,9 @@ describe('delivery records: the write of a big run reads no more than the rows i
                 array([50004, 50005], 'int'),
                 array(['<m50004@plan.test>', '<m50005@plan.test>'], 'text'),
                 array([false, false], 'boolean'),
-                `'a1'`
+                `'a1'`,
+                array([null, null], 'text'),
+                array(['p50004@plan.test', 'p50005@plan.test'], 'text')
             ];
             const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE flowctl_deliveries_write(${params.join(', ')})`)).rows
                 .map((row) => row['QUERY PLAN'])
@@ -84,16 +87,37 @@ describe('delivery records: the write of a big run reads no more than the rows i
 
             // And the write does what it did: outcomes recorded on their intents, the next intents added.
             expect(await writeDeliveries(session, run, outcomes(2, 2), intents(50004, 2))).toBe(true);
-            const rows = await client.query<{ element_index: number; status: string; message_id: string }>(
-                'SELECT element_index, status, message_id FROM deliveries WHERE run_id = $1 AND element_index IN (0, 2, 3, 50004) ORDER BY element_index',
+            const rows = await client.query<{ element_index: number; status: string; message_id: string; recipient: string }>(
+                'SELECT element_index, status, message_id, recipient FROM deliveries WHERE run_id = $1 AND element_index IN (0, 2, 3, 50004) ORDER BY element_index',
                 [runId]
             );
             expect(rows.rows).toEqual([
-                { element_index: 0, status: 'SENT', message_id: '<m0@plan.test>' },
-                { element_index: 2, status: 'SENT', message_id: '<m2@plan.test>' },
-                { element_index: 3, status: 'SENT', message_id: '<m3@plan.test>' },
-                { element_index: 50004, status: 'SENDING', message_id: '<m50004@plan.test>' }
+                { element_index: 0, status: 'SENT', message_id: '<m0@plan.test>', recipient: 'p0@plan.test' },
+                { element_index: 2, status: 'SENT', message_id: '<m2@plan.test>', recipient: 'p2@plan.test' },
+                { element_index: 3, status: 'SENT', message_id: '<m3@plan.test>', recipient: 'p3@plan.test' },
+                { element_index: 50004, status: 'SENDING', message_id: '<m50004@plan.test>', recipient: 'p50004@plan.test' }
             ]);
+
+            // The ledger pages a run of any size by its own rows: each query an index range, never the run's deliveries.
+            await client.query(`UPDATE deliveries SET status = 'FAILED', error = 'refused' WHERE run_id = $1 AND element_index IN (7, 40000)`, [runId]);
+            await client.query('ANALYZE deliveries');
+            const ledger = [
+                [(q: Queryable) => ledgerRecords(q, runId, 'send', -1, 51, 'failed'), 'flowctl_ledger_records_failed', `'${runId}', 'send', -1, 51`],
+                [(q: Queryable) => ledgerRecords(q, runId, 'send', -1, 51, null), 'flowctl_ledger_records_all', `'${runId}', 'send', -1, 51`],
+                [(q: Queryable) => ledgerRange(q, runId, 'send', 100, 150), 'flowctl_ledger_range', `'${runId}', 'send', 100, 150`],
+                [(q: Queryable) => unrecordedElements(q, runId, 'send', 0, 1023, 51), 'flowctl_ledger_unrecorded', `'${runId}', 'send', 0, 1023, 51`]
+            ] as const;
+            for (const [call, name, args] of ledger) {
+                await call(session);
+                const ledgerPlan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${args})`)).rows.map((row) => row['QUERY PLAN']).join('\n');
+                expect([name, ledgerPlan]).not.toEqual([name, expect.stringMatching(/Seq Scan on deliveries/)]);
+                expect([name, ledgerPlan]).toEqual([name, expect.stringMatching(/Index (Only )?Scan using deliveries_(pkey|unsent)/)]);
+            }
+            expect((await ledgerRecords(session, runId, 'send', -1, 51, 'failed')).map((row) => [row.element_index, row.status])).toEqual([
+                [7, 'failed'],
+                [40000, 'failed']
+            ]);
+            expect(await unrecordedElements(session, runId, 'send', 50000, 50010, 51)).toEqual([50006, 50007, 50008, 50009, 50010]);
         } finally {
             await client.query('RESET plan_cache_mode').catch(() => {});
             client.release();

@@ -1,5 +1,6 @@
-// Following a run. On a terminal: one line per node (an ora spinner while it runs, then ✓ ✗ or
-// skipped), then the counts and the duration. Without one: a plain line per state change. Ctrl-C
+// Following a run. On a terminal: one line per node (an ora spinner while it runs, with a progress
+// bar, rate and ETA for a node that counts e-mails or model calls; then ✓ ✗ or skipped), then the
+// counts and the duration. Without one: a plain line per state change. Ctrl-C
 // stops watching, not the run, and prints how to resume; --timeout ends with exit 4.
 import type { Flowctl, Run, RunNode } from '@flowctl/sdk';
 
@@ -8,6 +9,7 @@ import type { Ctx } from './context.js';
 import { formatDuration } from './duration.js';
 import { CliError, EXIT } from './errors.js';
 import { dim, green, type Io, red } from './io.js';
+import { countsOf, Meter, progressLine } from './progress.js';
 import { inline, message } from './visible.js';
 
 const DONE = new Set(['SUCCESS', 'FAILED', 'SKIPPED']);
@@ -98,9 +100,15 @@ export const resultNotes = (run: Run): string[] => {
 };
 
 interface Display {
+    /** The run's or a node's status changed. */
     update(run: Run): void;
+    /** Any new state, figures included. */
+    progress?(run: Run): void;
     stop(): void;
 }
+
+/** How often the bars are drawn again without news: the rate falls and the ETA grows while nothing moves. */
+const REDRAW_MS = 500;
 
 /** One plain line per change of the run's or a node's status. */
 const plainDisplay = (write: (line: string) => void): Display => {
@@ -134,6 +142,33 @@ const terminalDisplay = async (io: Io, runId: string): Promise<Display> => {
 
     const spinner = ora({ stream: process.stderr, text: `run ${runId}: waiting to start`, discardStdin: false, color: io.color ? 'cyan' : false, isEnabled: true }).start();
     const persisted = new Set<string>();
+    const meter = new Meter();
+    let last: Run | null = null;
+    const draw = () => {
+        if (!last) {
+            return;
+        }
+
+        const now = Date.now();
+        const running = last.nodes.filter((node) => node.status === 'RUNNING');
+        const counted = running.map((node) => progressLine(io, node, meter, now)).filter((line): line is string => line !== null);
+        const others = running.filter((node) => countsOf(node) === null);
+        const lines = [...(others.length > 0 ? [`${others.map((node) => nodeLabel(node)).join(', ')} running`] : []), ...counted];
+        spinner.text = lines.length > 0 ? lines.join('\n  ') : `run ${inline(`${last.runId}: ${last.status.toLowerCase()}`)}`;
+    };
+    const progress = (run: Run) => {
+        const now = Date.now();
+        for (const node of run.nodes) {
+            const counts = node.status === 'RUNNING' ? countsOf(node) : null;
+            if (counts) {
+                meter.see(node.nodeId, counts.done, now);
+            }
+        }
+
+        last = run;
+        draw();
+    };
+    const timer = setInterval(draw, REDRAW_MS);
     return {
         update(run) {
             for (const node of run.nodes) {
@@ -143,11 +178,11 @@ const terminalDisplay = async (io: Io, runId: string): Promise<Display> => {
                 }
             }
 
-            const running = run.nodes.filter((node) => node.status === 'RUNNING');
-            const label = (node: RunNode) => [nodeLabel(node), aiProgress(node)].filter(Boolean).join(' · ');
-            spinner.text = running.length > 0 ? `${running.map(label).join(', ')} running` : `run ${inline(`${run.runId}: ${run.status.toLowerCase()}`)}`;
+            progress(run);
         },
+        progress,
         stop() {
+            clearInterval(timer);
             spinner.stop();
         }
     };
@@ -184,6 +219,7 @@ export const watchRun = async (ctx: Ctx, api: Flowctl, runId: string, options: W
         run = await api.runs.wait(runId, {
             signal: stop.signal,
             onUpdate: (update) => display?.update(update),
+            ...(display?.progress ? { onProgress: (state: Run) => display.progress?.(state) } : {}),
             ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {})
         });
         display?.update(run);

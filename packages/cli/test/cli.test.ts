@@ -198,6 +198,41 @@ describe('exit codes', () => {
     });
 });
 
+describe('runs deliveries', () => {
+    it('lists who got what: tab-separated lines without a terminal, --json, --status; usage and unknown runs exit 2 and 1', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const dir = workflowDir({ 'bad.yaml': failingWorkflow });
+        expect((await flowctl(['apply', '-f', dir], { home })).code).toBe(0);
+        expect((await flowctl(['apply', '-f', Path.join(EXAMPLES, 'workflows', 'newsletter.yaml')], { home })).code).toBe(0);
+
+        const good = (await flowctl(['run', 'Newsletter to subscribers over 30', '--watch', '--json'], { home })).json;
+        const listed = await flowctl(['runs', 'deliveries', good.runId], { home });
+        expect(listed.code, listed.stderr).toBe(0);
+        expect(listed.stdout.trim().split('\n').map((line) => line.split('\t').slice(0, 5))).toEqual([
+            ['send', '0', 'ada@example.com', 'sent', '1'],
+            ['send', '1', 'alan@example.com', 'sent', '1'],
+            ['send', '2', 'margaret@example.com', 'sent', '1']
+        ]);
+        const json = await flowctl(['runs', 'deliveries', good.runId, '--json', '--limit', '2'], { home });
+        expect(json.json.map((d: { to: string }) => d.to)).toEqual(['ada@example.com', 'alan@example.com']);
+        expect((await flowctl(['runs', 'deliveries', good.runId, '--status', 'failed'], { home })).stdout).toBe(`no failed e-mails in run ${good.runId}\n`);
+
+        const bad = (await flowctl(['run', 'Bad addresses', '--watch', '--json'], { home })).json;
+        const failed = await flowctl(['runs', 'deliveries', bad.runId, '--status', 'failed', '--json'], { home });
+        expect(failed.json).toHaveLength(5);
+        expect(failed.json[0]).toMatchObject({ nodeId: 'send', index: 0, to: 'Ada Lovelace', status: 'failed', attempts: 0 });
+        expect(failed.json[0].error).toMatch(/^invalid recipient address 'Ada Lovelace'/);
+
+        const usage = await flowctl(['runs', 'deliveries', bad.runId, '--status', 'bounced'], { home });
+        expect(usage.code).toBe(2);
+        expect(usage.stderr).toContain("--status 'bounced' is not one of sent, failed, unknown, pending, suppressed");
+        const missing = await flowctl(['runs', 'deliveries', 'run_doesnotexist'], { home });
+        expect(missing.code).toBe(1);
+        expect(missing.stderr).toContain("run 'run_doesnotexist' not found");
+    });
+});
+
 describe('without a terminal', () => {
     it('never prompts: a missing value is an error naming the flag', async () => {
         const home = freshHome();

@@ -5,7 +5,7 @@ import Path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BIN, cleanEnv, EXAMPLES, flowctl, freshHome, type Server, signUp, startServer } from './harness.js';
+import { BIN, cleanEnv, EXAMPLES, flowctl, freshHome, type Server, signUp, startServer, workflowDir } from './harness.js';
 
 let server: Server;
 
@@ -93,6 +93,47 @@ describe('on a terminal', () => {
         }
 
         expect(screen).toMatch(/SUCCESS in \S+ · 5 rows, 2 filtered out, 3 e-mails sent/);
+    });
+
+    it('run --watch draws a progress bar per sending node with counts, rate and ETA, in place; NO_COLOR leaves the colours out', async () => {
+        const rows = 400;
+        const csv = ['name,email', ...Array.from({ length: rows }, (_, i) => `P${i},p${i}@bars.example.test`)].join('\n');
+        const dir = workflowDir({
+            'people.csv': csv,
+            'bars.yaml': [
+                'name: Bars',
+                'graph:',
+                '  nodes:',
+                '    - { id: start, type: TRIGGER, data: {} }',
+                '    - { id: people, type: DATA_SOURCE, data: { file: ./people.csv } }',
+                '    - { id: send, type: OUTPUT, data: { forEach: "{{people.rows}}", to: "{{item.email}}", subject: Hi, body: "Hi {{item.name}}" } }',
+                '  edges:',
+                '    - { source: start, target: people }',
+                '    - { source: people, target: send }'
+            ].join('\n')
+        });
+        const home = freshHome();
+        await signUp(server, home);
+        expect((await flowctl(['apply', '-f', dir], { home })).code).toBe(0);
+        // 8 connections, 100 ms a message: 80 e-mails a second, so the OUTPUT runs for about 5 s.
+        server.smtp.delay(100);
+        try {
+            for (const env of [{}, { NO_COLOR: '1' }] as Record<string, string>[]) {
+                const watch = terminal(['run', 'Bars', '--watch'], home, env);
+                await watch.waitFor(/send \(OUTPUT\) \[[^\]]+\] \d+\/400 e-mails · [\d.]+\/s · ETA \d+s/);
+                expect(await watch.exited).toBe(0);
+                const screen = watch.output();
+                // Redrawn in place: the bar's line is cleared and written again, not appended line after line.
+                const bars = screen.match(/\d+\/400 e-mails/g) ?? [];
+                expect(new Set(bars).size).toBeGreaterThan(1);
+                expect(screen).toMatch(/\u001b\[(?:2K|1G|\d*A)/);
+                expect(screen).toMatch(/SUCCESS in \S+ · 400 rows, 0 filtered out, 400 e-mails sent/);
+                const colours = /\u001b\[[0-9;]*m/.test(screen);
+                expect([env, colours]).toEqual([env, !('NO_COLOR' in env)]);
+            }
+        } finally {
+            server.smtp.delay(0);
+        }
     });
 
     it('Ctrl-C stops watching with exit 130 and the command to resume; the run goes on', async () => {

@@ -20,8 +20,8 @@ describe('executeRun: a successful run', () => {
         expect(outcome.result).toEqual({ totalRows: 3, filteredOut: 1, emailsSent: 2 });
         expect(outcome.error).toBeUndefined();
         expect(ports.sent).toEqual([
-            { message: { to: 'ann@example.com', subject: 'Hi Ann', body: 'Hello Ann' }, key: { nodeId: 'mail', index: 0 } },
-            { message: { to: 'cy@example.com', subject: 'Hi Cy', body: 'Hello Cy' }, key: { nodeId: 'mail', index: 1 } }
+            { message: { to: 'ann@example.com', subject: 'Hi Ann', body: 'Hello Ann' }, key: { nodeId: 'mail', index: 0, elements: 2 } },
+            { message: { to: 'cy@example.com', subject: 'Hi Cy', body: 'Hello Cy' }, key: { nodeId: 'mail', index: 1, elements: 2 } }
         ]);
         expect(outcome.nodes.map((n) => [n.nodeId, n.type, n.status, n.error])).toEqual([
             ['start', 'TRIGGER', 'SUCCESS', null],
@@ -257,8 +257,8 @@ describe('executeRun: resume', () => {
         expect(ports.loads).toEqual([]);
         expect(rec.transitions()).toEqual(['mail:RUNNING', 'mail:SUCCESS']);
         expect(ports.sent.map((s) => s.key)).toEqual([
-            { nodeId: 'mail', index: 0 },
-            { nodeId: 'mail', index: 1 }
+            { nodeId: 'mail', index: 0, elements: 2 },
+            { nodeId: 'mail', index: 1, elements: 2 }
         ]);
         expect(outcome.status).toBe('SUCCESS');
         expect(state(outcome, 'ds')).toEqual(state(previous, 'ds'));

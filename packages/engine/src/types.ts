@@ -133,6 +133,8 @@ export interface SuppressionCandidate {
 export interface DeliveryKey {
     nodeId: string;
     index: number;
+    /** How many elements the node's `forEach` has (for progress and the delivery ledger); absent in a retry's resend. */
+    elements?: number;
 }
 
 export interface AiRequest {
@@ -224,6 +226,12 @@ export interface Ports {
     onSuppressed?(message: MailMessage, key: DeliveryKey): void;
     /** The unsubscribe link of an e-mail to `to` (what `{{unsubscribeUrl}}` renders); without it, ''. */
     unsubscribeUrl?(to: string): string;
+    /**
+     * An element that failed before reaching the transport (a bad recipient address, a field the
+     * element lacks): `to` is the rendered address when there is one. Lets the port record who was
+     * not mailed and why; sendMail is not called for it.
+     */
+    mailFailed?(key: DeliveryKey, failure: { to: string | null; reason: string }): Promise<void> | void;
 }
 
 export interface ExecuteHooks {

@@ -62,6 +62,9 @@ export type RunNode = Omit<RunDetailBody['nodes'][number], 'type'> & { type: Nod
 export type Run = Omit<RunDetailBody, 'nodes'> & { nodes: RunNode[] };
 export type RunSummary = ResponseBody<'/api/workflows/{workflowId}/runs', 'get', 200>[number];
 export type NodeOutputPage = ResponseBody<'/api/workflows/runs/{runId}/nodes/{nodeId}/output', 'get', 200>;
+/** One element of an OUTPUT node in a run's delivery ledger: its recipient and what became of it. */
+export type Delivery = ResponseBody<'/api/workflows/runs/{runId}/deliveries', 'get', 200>[number];
+export type DeliveryStatus = Delivery['status'];
 
 // Routes the server does not describe yet (other work in progress); typed here until they are generated.
 

@@ -6,6 +6,11 @@ export interface WaitOptions {
     signal?: AbortSignal;
     /** Called with the run whenever its status or any node's status changes (and with the first state seen). */
     onUpdate?: (run: Run) => void;
+    /**
+     * Called with every new state of the run, its figures included (e-mails sent so far, AI replies):
+     * for progress displays. A server that long-polls answers each change at once.
+     */
+    onProgress?: (run: Run) => void;
     /** Give up after this long: the promise rejects with a WaitTimeoutError carrying the last state. No limit by default. */
     timeoutMs?: number;
 }
@@ -52,7 +57,7 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
  * server until something changes (or up to 30 s), so a change arrives at once with few requests.
  */
 export const waitForRun = async (runId: string, poll: Poll, options: WaitOptions = {}): Promise<Run> => {
-    const { onUpdate, timeoutMs } = options;
+    const { onUpdate, onProgress, timeoutMs } = options;
     const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
     const timeout = new AbortController();
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => timeout.abort(), timeoutMs);
@@ -79,6 +84,8 @@ export const waitForRun = async (runId: string, poll: Poll, options: WaitOptions
                     delay = POLL_START_MS;
                     onUpdate?.(answer.run);
                 }
+
+                onProgress?.(answer.run);
 
                 if (TERMINAL.has(answer.run.status)) {
                     return answer.run;

@@ -210,6 +210,38 @@ describe('every resource against a real server', () => {
         expect(TERMINAL).toContain((await client.runs.retrieve(runIds[1]!)).status);
     });
 
+    it('runs.deliveries: who got what, walking Link pages, filtered by status; a bad status is a BadRequestError', async () => {
+        const upload = await client.uploads.create(Buffer.from(csv(6)), { filename: 'ledger.csv' });
+        const { workflowId } = await client.workflows.create({ name: randomName('ledger'), graph: newsletter(upload.uploadId) });
+        const run = await client.runs.enqueueAndWait(workflowId);
+        expect(run.status).toBe('SUCCESS');
+
+        const all = [];
+        for await (const delivery of client.runs.deliveries(run.runId, { limit: 2 })) {
+            all.push(delivery);
+        }
+        expect(all.map((d) => [d.nodeId, d.index, d.to, d.status, d.attempts])).toEqual([
+            ['send', 0, 'person1@example.test', 'sent', 1],
+            ['send', 1, 'person3@example.test', 'sent', 1],
+            ['send', 2, 'person5@example.test', 'sent', 1]
+        ]);
+        const first = await client.runs.deliveries(run.runId, { limit: 2 }).firstPage();
+        expect(first.hasNextPage()).toBe(true);
+        expect((await first.getNextPage()).items.map((d) => d.index)).toEqual([2]);
+
+        const failed = [];
+        for await (const delivery of client.runs.deliveries(run.runId, { status: 'failed' })) {
+            failed.push(delivery);
+        }
+        expect(failed).toEqual([]);
+        const bad = await client.runs
+            .deliveries(run.runId, { status: 'bounced' as 'failed' })
+            .firstPage()
+            .catch((e: unknown) => e);
+        expect(bad).toBeInstanceOf(BadRequestError);
+        await expect(client.runs.deliveries('run_unknown').firstPage()).rejects.toBeInstanceOf(NotFoundError);
+    });
+
     it('enqueueAndWait resolves with the finished run', async () => {
         const { workflowId } = await client.workflows.create({ name: randomName('quick'), graph: triggerOnly() });
         expect(await client.runs.enqueueAndWait(workflowId)).toMatchObject({ workflowId, status: 'SUCCESS' });

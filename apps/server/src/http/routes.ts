@@ -8,6 +8,7 @@ import { openApiRoutes } from '../routes/openapi.js';
 import { previewRoutes } from '../routes/preview.js';
 import { revisionRoutes } from '../routes/revisions.js';
 import { runRoutes } from '../routes/runs.js';
+import { deliveryRoutes } from '../routes/deliveries.js';
 import { settingsRoutes } from '../routes/settings.js';
 import { suppressionRoutes } from '../routes/suppressions.js';
 import { systemRoutes } from '../routes/system.js';
@@ -31,6 +32,7 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] =>
     ...workflowRoutes(services),
     ...revisionRoutes(services),
     ...runRoutes(services),
+    ...deliveryRoutes(services),
     ...previewRoutes(services),
     ...googleRoutes(services),
     ...suppressionRoutes(services),

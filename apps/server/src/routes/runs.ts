@@ -34,7 +34,7 @@ const nodeView = Joi.object({
         .unknown()
         .allow(null)
         .required()
-        .description('Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are')
+        .description('Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are. While it runs, an OUTPUT node has {emailsSent, emailsTotal} and an AI node {aiDone, aiTotal}: what progress bars need')
 });
 
 const revision = Joi.number().integer().min(1).description('The workflow revision the run executes: see …/revisions/{revision} of its workflow');

@@ -7,6 +7,7 @@ import { type Row, Slicer, typeCsvRow } from '@flowctl/engine';
 import { type Options, Parser } from 'csv-parse';
 
 import { PaceChunks } from './csv-pace.js';
+import { QuoteFreeRecords } from './csv-quote-free.js';
 import { CsvScanner, checkHeader, countLineBreaks, MAX_ROW_BYTES } from './csv-scan.js';
 import { SEPARATOR_SAMPLE_BYTES, SEPARATOR_SAMPLE_LINES, separatorProblem } from './csv-separator.js';
 
@@ -214,16 +215,26 @@ export const readCsvRows = async (source: Readable, columns: string[] | null, ..
     const rows: Row[] = [];
     let header = columns;
     let first = true;
-    const parser = new Parser(CSV_OPTIONS);
-    parser.on('data', (record: string[]) => {
+    const onRecord = (record: string[]) => {
         if (!first) {
             rows.push(typeCsvRow(header!, record));
             return;
         }
 
         first = false;
+        header ??= checkHeader(record);
+    };
+    // A checked upload (its columns known) is read by the quote-free splitter, csv-parse from its first
+    // quote on. A file checked as it is read (a Drive file) goes through csv-parse whole, whose errors say what is wrong.
+    if (columns !== null) {
+        await pipeline([source, ...checks, new PaceChunks(), new QuoteFreeRecords(CSV_OPTIONS, onRecord)]);
+        return rows;
+    }
+
+    const parser = new Parser(CSV_OPTIONS);
+    parser.on('data', (record: string[]) => {
         try {
-            header ??= checkHeader(record);
+            onRecord(record);
         } catch (err) {
             parser.destroy(err as Error);
         }

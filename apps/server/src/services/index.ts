@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import { type AccountsService, createAccountsService } from './accounts.js';
+import { createDeliveriesService, type DeliveriesService } from './deliveries.js';
 import { createGoogleService, type GoogleService } from './google.js';
 import { type ApiTokensService, createApiTokensService } from './api-tokens.js';
 import { createIdempotencyService, type IdempotencyService } from './idempotency.js';
@@ -15,6 +16,7 @@ import { runDeps } from '../worker/deps.js';
 /** The rules of the service. Routes stay thin and call these; these call the store. */
 export type Services = {
     accounts: AccountsService;
+    deliveries: DeliveriesService;
     google: GoogleService;
     apiTokens: ApiTokensService;
     idempotency: IdempotencyService;
@@ -34,6 +36,7 @@ export const createServices = (ctx: Context): Services => {
     const workflows = createWorkflowsService(ctx);
     const services: Omit<Services, 'preview'> = {
         accounts,
+        deliveries: createDeliveriesService(ctx),
         google,
         apiTokens: createApiTokensService(ctx),
         idempotency: createIdempotencyService(ctx),

@@ -14,6 +14,8 @@ export interface Intent {
     message_id: string;
     /** An earlier attempt left this element SENDING and may have sent it: this is a second copy. */
     resent: boolean;
+    /** The address it goes to: the ledger answers who got what from the records alone. */
+    recipient: string;
 }
 
 export interface Outcome {
@@ -23,6 +25,11 @@ export interface Outcome {
     error: string | null;
     /** What was rendered, kept for failed rows so a retry sends exactly that. */
     content: { to: string; subject: string; body: string } | null;
+    /**
+     * For an element that failed before the transport (no intent was written): its address, if it
+     * has one. Otherwise null: the intent holds it.
+     */
+    recipient?: string | null;
 }
 
 export interface DeliveryState {
@@ -66,20 +73,22 @@ export const writeDeliveries = async (
         db,
         'flowctl_deliveries_write',
         `WITH outcome AS (
-             INSERT INTO deliveries (run_id, node_id, element_index, status, error, content, origin_run_id, sent_at)
-             SELECT $1, o.node_id, o.element_index, o.status, o.error, o.content::jsonb, $2, now()
-             FROM unnest($5::text[], $6::int[], $7::text[], $8::text[], $9::text[]) AS o(node_id, element_index, status, error, content)
+             INSERT INTO deliveries (run_id, node_id, element_index, status, error, content, origin_run_id, sent_at, recipient, attempts)
+             SELECT $1, o.node_id, o.element_index, o.status, o.error, o.content::jsonb, $2, now(), o.recipient, 0
+             FROM unnest($5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $15::text[]) AS o(node_id, element_index, status, error, content, recipient)
              ON CONFLICT (run_id, node_id, element_index) DO UPDATE
-                 SET status = EXCLUDED.status, error = EXCLUDED.error, content = EXCLUDED.content, sent_at = EXCLUDED.sent_at
+                 SET status = EXCLUDED.status, error = EXCLUDED.error, content = EXCLUDED.content, sent_at = EXCLUDED.sent_at,
+                     recipient = COALESCE(EXCLUDED.recipient, deliveries.recipient)
          ),
          intent AS (
-             INSERT INTO deliveries (run_id, node_id, element_index, message_id, status, origin_run_id, resent, attempt)
-             SELECT $1, i.node_id, i.element_index, i.message_id, 'SENDING', $2, i.resent, $14
-             FROM unnest($10::text[], $11::int[], $12::text[], $13::boolean[]) AS i(node_id, element_index, message_id, resent)
+             INSERT INTO deliveries (run_id, node_id, element_index, message_id, status, origin_run_id, resent, attempt, recipient)
+             SELECT $1, i.node_id, i.element_index, i.message_id, 'SENDING', $2, i.resent, $14, i.recipient
+             FROM unnest($10::text[], $11::int[], $12::text[], $13::boolean[], $16::text[]) AS i(node_id, element_index, message_id, resent, recipient)
              WHERE ${fence}
              ON CONFLICT (run_id, node_id, element_index) DO UPDATE
                  SET status = 'SENDING', message_id = EXCLUDED.message_id, error = NULL, attempt = EXCLUDED.attempt,
-                     resent = deliveries.resent OR EXCLUDED.resent
+                     resent = deliveries.resent OR EXCLUDED.resent, recipient = EXCLUDED.recipient,
+                     attempts = deliveries.attempts + 1, sent_at = now()
          )
          SELECT ${fence} AS held`,
         [
@@ -96,7 +105,9 @@ export const writeDeliveries = async (
             intents.map((i) => i.element_index),
             intents.map((i) => i.message_id),
             intents.map((i) => i.resent),
-            run.attempt
+            run.attempt,
+            outcomes.map((o) => o.recipient ?? null),
+            intents.map((i) => i.recipient)
         ]
     );
     return row?.held ?? false;

@@ -326,6 +326,14 @@ export const runOne = async (
     /** Why the attempt stops when it does (a store error), for the message of a run given up later. */
     let cause: unknown = null;
     let progressNoted = false;
+    /** Per OUTPUT node: e-mails accepted so far, and how many elements it has (the watch's progress bars). */
+    const mailed = new Map<string, number>();
+    const mailTotals = new Map<string, number>();
+    const mailProgress = (nodeId: string): Record<string, number> => {
+        const total = mailTotals.get(nodeId);
+        const sent = mailed.get(nodeId) ?? 0;
+        return total === undefined ? { emailsSent: sent } : { emailsSent: sent, emailsTotal: total };
+    };
     const ports = createPorts(
         {
             db: env.db,
@@ -360,8 +368,13 @@ export const runOne = async (
             },
             onSent(nodeId, sent) {
                 env.metrics.emailsSent.inc();
+                mailed.set(nodeId, sent);
                 // Every count goes to the writer, which coalesces them: the live figure lags by one flush at most.
-                writer.progress(nodeId, { emailsSent: sent });
+                writer.progress(nodeId, mailProgress(nodeId));
+            },
+            onElements(nodeId, elements) {
+                mailTotals.set(nodeId, elements);
+                writer.progress(nodeId, mailProgress(nodeId));
             },
             onAiProgress: (nodeId, progress) => writer.progress(nodeId, progress),
             onProgress: () => watchdog.progress(),

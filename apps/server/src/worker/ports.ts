@@ -1,10 +1,11 @@
-import { type AiRequest, type DataSourceData, errorMessage, type Ports, type Row, type SuppressionCandidate } from '@flowctl/engine';
+import { type AiRequest, type DataSourceData, type DeliveryKey, errorMessage, type Ports, type Row, type SuppressionCandidate } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Queryable } from '../store/db.js';
 import { deliveryStates, writeDeliveries } from '../store/deliveries.js';
+import { writeOutputElements } from '../store/delivery-ledger.js';
 import { type AiReplyRecord, recordedAiReplies, writeAiReplies } from '../store/ai-replies.js';
 import { type PreviewReplyRecord, previewReplies } from '../store/ai-preview-replies.js';
 import { type AiEndpoint, complete } from './ai.js';
@@ -71,6 +72,8 @@ export interface PortsRun {
     signal: AbortSignal;
     /** Called after each accepted e-mail with the node's running total. */
     onSent(nodeId: string, sent: number): void;
+    /** Called as an OUTPUT node starts with how many elements it has: the total of its progress. */
+    onElements?(nodeId: string, elements: number): void;
     /** Called as an AI node's elements get their replies: live progress while it runs. */
     onAiProgress?(nodeId: string, progress: { aiDone: number; aiTotal: number }): void;
     /** Called whenever a side effect completes (an e-mail answered, a model reply, rows loaded). */
@@ -225,6 +228,25 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     };
 
     const consent = env.deps.consent;
+    const elementsWritten = new Map<string, Promise<void>>();
+    /**
+     * Records how many elements the node has, once per attempt: the ledger lists those without a
+     * record as pending. Not waited for by the sends (settle() waits for it); a failure only costs
+     * the ledger its pending rows.
+     */
+    const noteElements = (key: DeliveryKey): void => {
+        if (key.elements === undefined) {
+            return;
+        }
+
+        if (!elementsWritten.has(key.nodeId)) {
+            run.onElements?.(key.nodeId, key.elements);
+            const written = writeOutputElements(env.db, run.id, key.nodeId, key.elements).catch((err) => {
+                env.log.warn({ err, runId: run.id, nodeId: key.nodeId }, 'could not record how many e-mails the node has: the delivery ledger lists no pending ones');
+            });
+            elementsWritten.set(key.nodeId, written);
+        }
+    };
 
     const count = (nodeId: string): void => {
         const total = (sent.get(nodeId) ?? 0) + 1;
@@ -323,7 +345,13 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
 
         aiConcurrency: env.aiConcurrency,
 
+        async mailFailed(key, failure) {
+            noteElements(key);
+            log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: failure.reason, content: null, recipient: failure.to });
+        },
+
         async sendMail(message, key, ctx) {
+            noteElements(key);
             const earlier = (await statesFor(key.nodeId)).get(key.index);
             if (earlier === 'ELSEWHERE') {
                 return false;
@@ -352,7 +380,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             await run.lease.ensureLive();
             const messageId = deliveryMessageId(run.id, key.nodeId, key.index, env.messageDomain);
             run.journal.start();
-            await log.intent({ node_id: key.nodeId, element_index: key.index, message_id: messageId, resent: earlier === 'UNKNOWN' });
+            await log.intent({ node_id: key.nodeId, element_index: key.index, message_id: messageId, resent: earlier === 'UNKNOWN', recipient: message.to });
             // Stopping the run keeps this e-mail from going out; once it is out, only a cancel or a lost lease interrupts it.
             const stop = new AbortController();
             let transmitted = false;
@@ -457,6 +485,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         settle: async () => {
             await replies.settle();
             await log.settle();
+            await Promise.all(elementsWritten.values());
         },
 
         resends: () => resends

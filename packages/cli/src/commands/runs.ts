@@ -1,5 +1,5 @@
-// run, and runs list|get|cancel|retry|watch.
-import type { Run, RunSummary } from '@flowctl/sdk';
+// run, and runs list|get|cancel|retry|watch|deliveries.
+import type { Delivery, DeliveryStatus, Run, RunSummary } from '@flowctl/sdk';
 
 import { client } from '../client.js';
 import type { Register } from '../context.js';
@@ -10,6 +10,8 @@ import { findWorkflow, orNotFound } from '../resolve.js';
 import { inline, message } from '../visible.js';
 import { nodeLine, resultLine, resultNotes, watchRun } from '../watch.js';
 import { examples } from './help.js';
+
+const DELIVERY_STATUSES = ['sent', 'failed', 'unknown', 'pending', 'suppressed'] as const;
 
 const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
 
@@ -134,6 +136,53 @@ export const register: Register = (program, ctx) => {
             }
 
             await watchRun(c, api, enqueued.runId, {});
+        });
+
+    runs.command('deliveries')
+        .description("who got what: each e-mail of the run's OUTPUT nodes, its recipient and what became of it")
+        .argument('<runId>')
+        .option('--status <status>', `only these: ${DELIVERY_STATUSES.join(', ')}`)
+        .option('--limit <n>', 'at most this many (default: all)')
+        .addHelpText(
+            'after',
+            examples('flowctl runs deliveries run_abc --status failed', 'flowctl runs deliveries run_abc | grep ann@example.com', 'flowctl runs deliveries run_abc --json | jq -r \'.[] | select(.status == "sent") | .to\'')
+        )
+        .action(async (runId: string, opts: { status?: string; limit?: string }) => {
+            const c = ctx();
+            if (opts.status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(opts.status)) {
+                throw new CliError(`--status '${opts.status}' is not one of ${DELIVERY_STATUSES.join(', ')}`, EXIT.usage, `e.g. flowctl runs deliveries ${runId} --status failed`);
+            }
+
+            const limit = opts.limit === undefined ? Number.POSITIVE_INFINITY : Number(opts.limit);
+            if (opts.limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+                throw new CliError(`--limit '${opts.limit}' is not a positive whole number`, EXIT.usage, 'e.g. --limit 100');
+            }
+
+            const api = await client(c);
+            const status = opts.status as DeliveryStatus | undefined;
+            const list = api.runs.deliveries(runId, { ...(status ? { status } : {}), limit: Math.min(limit, 500) });
+            const found: Delivery[] = [];
+            await orNotFound(
+                (async () => {
+                    for await (const delivery of list) {
+                        found.push(delivery);
+                        if (found.length >= limit) {
+                            break;
+                        }
+                    }
+                })(),
+                ...runNotFound(runId)
+            );
+
+            emit(c.io, found, () => {
+                if (found.length === 0) {
+                    return status ? `no ${status} e-mails in run ${runId}` : `run ${runId} has no e-mails (yet): see its nodes with flowctl runs get ${runId}`;
+                }
+
+                const rows = found.map((d) => [d.nodeId, String(d.index), d.to ?? '-', d.status, String(d.attempts), d.at ?? '-', d.error ?? '']);
+                // A table for a person; tab-separated lines for grep, cut and awk.
+                return c.io.stdoutTty ? table([['NODE', '#', 'TO', 'STATUS', 'ATTEMPTS', 'AT', 'ERROR'], ...rows]) : rows.map((row) => row.map(inline).join('\t'));
+            });
         });
 
     runs.command('watch')

@@ -84,6 +84,29 @@ describe('OUTPUT', () => {
         expect(outcome.result.emailsSent).toBe(3);
     });
 
+    it('tells the ports of each element failed before the transport, with its address when it has one', async () => {
+        const people: Row[] = [
+            { name: 'Ann', email: 'ann@example.com', city: 'Paris' },
+            { name: 'Bob', email: 'bob@', city: 'Rome' },
+            { name: 'Cy', email: null, city: 'Oslo' },
+            { name: 'Dee', email: 'dee@example.com' },
+            { name: 'Eve', city: 'Nice' }
+        ];
+        const ports = fakePorts({ rows: { 'up-1': people, 'up-2': [] } });
+        const failed: unknown[] = [];
+        ports.mailFailed = (key, failure) => {
+            failed.push([key, failure.to, failure.reason]);
+        };
+        await executeRun(mailGraph({ body: 'From {{item.city}}' }), { ports });
+        expect(ports.sent.map((s) => s.key)).toEqual([{ nodeId: 'mail', index: 0, elements: 5 }]);
+        expect(failed).toEqual([
+            [{ nodeId: 'mail', index: 1, elements: 5 }, 'bob@', "invalid recipient address 'bob@' (the domain is invalid)"],
+            [{ nodeId: 'mail', index: 2, elements: 5 }, null, 'empty recipient address'],
+            [{ nodeId: 'mail', index: 3, elements: 5 }, 'dee@example.com', "{{item.city}}: the element has no field 'city'"],
+            [{ nodeId: 'mail', index: 4, elements: 5 }, null, "{{item.email}}: the element has no field 'email'"]
+        ]);
+    });
+
     it('fails without sending when a body would render past MAX_RENDERED_CHARS (a small workflow naming a whole list again and again)', async () => {
         const ports = fakePorts({ rows: { 'up-1': rows('a@example.com', 'b@example.com', 'c@example.com') } });
         const outcome = await executeRun(mailGraph({ body: '{{ds.rows}}'.repeat(10_000) }), { ports });

@@ -34,6 +34,7 @@ export const runOutput: NodeHandler = async (node, ctx) => {
     const unsubscribeUrl = ctx.ports.unsubscribeUrl?.bind(ctx.ports);
     const suppression = suppressionChecker(node.id, elements, to, fields, ctx);
     let suppressed = 0;
+    const toFields = itemFields([to]);
     const failures: ElementFailure[] = [];
     /** Indexes of elements whose outcome is unknown. */
     const unknown: number[] = [];
@@ -53,6 +54,8 @@ export const runOutput: NodeHandler = async (node, ctx) => {
         if (absent !== null) {
             failures.push({ index: i, reason: absent });
             done++;
+            // The address, when the field missing is not one it reads: the ledger says who was not mailed.
+            await ctx.ports.mailFailed?.({ nodeId: node.id, index: i, elements: total }, { to: absentField(elements[i], toFields) === null ? renderQuietly(to, scope) : null, reason: absent });
             return;
         }
         let message: MailMessage;
@@ -74,11 +77,10 @@ export const runOutput: NodeHandler = async (node, ctx) => {
         }
         const problem = emailAddressProblem(message.to);
         if (problem !== null) {
-            failures.push({
-                index: i,
-                reason: message.to === '' ? 'empty recipient address' : `invalid recipient address ${quote(message.to, 60)} (${problem})`
-            });
+            const reason = message.to === '' ? 'empty recipient address' : `invalid recipient address ${quote(message.to, 60)} (${problem})`;
+            failures.push({ index: i, reason });
             done++;
+            await ctx.ports.mailFailed?.({ nodeId: node.id, index: i, elements: total }, { to: message.to === '' ? null : message.to, reason });
             return;
         }
         // Asked of the list right before this element's chunk goes: an unsubscribe during the run counts.
@@ -90,7 +92,7 @@ export const runOutput: NodeHandler = async (node, ctx) => {
             return;
         }
         try {
-            const answer = await ctx.ports.sendMail(message, { nodeId: node.id, index: i }, ctx.port);
+            const answer = await ctx.ports.sendMail(message, { nodeId: node.id, index: i, elements: total }, ctx.port);
             if (answer === 'unknown') {
                 unknown.push(i);
                 ctx.result.unknownOutcome = (ctx.result.unknownOutcome ?? 0) + 1;
@@ -216,6 +218,15 @@ function absentField(element: unknown, refs: ItemRef[]): string | null {
         return `${ref.text}: the element has no field ${quote(field, 60)}${guess === null ? '' : ` (did you mean ${quote(guess, 60)}?)`}`;
     }
     return null;
+}
+
+/** The rendered address, or null when it cannot be rendered (the element fails for another reason anyway). */
+function renderQuietly(template: ReturnType<typeof compileTemplate>, scope: ReturnType<typeof itemScope>): string | null {
+    try {
+        return template.renderText(scope).trim() || null;
+    } catch {
+        return null;
+    }
 }
 
 function oneLine(text: string): string {

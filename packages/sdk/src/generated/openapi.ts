@@ -670,6 +670,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/runs/{runId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who got what: one entry per element of each OUTPUT node
+         * @description Read from the run's delivery records, not from logs: answers whether an address got its e-mail after a failed mail server, a crash or a retry. In OUTPUT node (graph order) and element order.
+         *
+         *     status: sent (accepted by the mail server); failed (refused, or not sendable: a bad address, a field the row lacks; error says why); unknown (handed to the mail server and no answer recorded: under way while the run runs; after it ended, it may have arrived, as counted in unknownOutcome, and no retry sends it); pending (no record: not reached yet, or never, as the run stopped first; to is null); suppressed (the address is on the suppression list).
+         *
+         *     Pending elements are listed once the OUTPUT node has started. A retry run lists the e-mails it sent again; the run it retries keeps its own records.
+         *
+         *     50 per page by default, at most 500. The next page's address is in the Link header (rel="next").
+         */
+        get: operations["getWorkflowsRunsByRunIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/runs/{runId}/nodes/{nodeId}/output": {
         parameters: {
             query?: never;
@@ -6901,7 +6927,7 @@ export interface operations {
                             completedAt: string | null;
                             error: string | null;
                             nodeId: string;
-                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are. While it runs, an OUTPUT node has {emailsSent, emailsTotal} and an AI node {aiDone, aiTotal}: what progress bars need */
                             output: {
                                 [key: string]: unknown;
                             } | null;
@@ -7109,7 +7135,7 @@ export interface operations {
                             completedAt: string | null;
                             error: string | null;
                             nodeId: string;
-                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are. While it runs, an OUTPUT node has {emailsSent, emailsTotal} and an AI node {aiDone, aiTotal}: what progress bars need */
                             output: {
                                 [key: string]: unknown;
                             } | null;
@@ -7198,7 +7224,7 @@ export interface operations {
                             completedAt: string | null;
                             error: string | null;
                             nodeId: string;
-                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are */
+                            /** @description Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are. While it runs, an OUTPUT node has {emailsSent, emailsTotal} and an AI node {aiDone, aiTotal}: what progress bars need */
                             output: {
                                 [key: string]: unknown;
                             } | null;
@@ -7334,6 +7360,151 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflowsRunsByRunIdDeliveries: {
+        parameters: {
+            query?: {
+                /** @description From the Link header of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description Only entries of this status */
+                status?: "sent" | "failed" | "unknown" | "suppressed" | "pending";
+            };
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"`: the address of the next page, absent on the last one */
+                    Link?: string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When the record last changed; null while pending
+                         */
+                        at: string | null;
+                        /** @description Copies this run handed to the mail server (more than 1 after an interruption) */
+                        attempts: number;
+                        /** @description Why it failed */
+                        error: string | null;
+                        /** @description Element index in the OUTPUT node's forEach, from 0 */
+                        index: number;
+                        messageId: string | null;
+                        nodeId: string;
+                        /** @enum {string} */
+                        status: "sent" | "failed" | "unknown" | "suppressed" | "pending";
+                        /** @description The recipient; null while pending, or when the element had no address */
+                        to: string | null;
+                    }[];
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this account */
+            404: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: number;

@@ -1,6 +1,6 @@
 import type { Flowctl, RequestOptions } from '../client.js';
 import type { PagedList } from '../pagination.js';
-import type { NodeOutputPage, Run, RunEnqueued, RunSummary } from '../types.js';
+import type { Delivery, DeliveryStatus, NodeOutputPage, Run, RunEnqueued, RunSummary } from '../types.js';
 import { type Poll, type WaitOptions, waitForRun } from '../wait.js';
 import { type IdempotentRequestOptions, idempotencyHeaders } from './workflows.js';
 
@@ -14,6 +14,13 @@ export interface RunListOptions extends RequestOptions {
 export interface RunRetryOptions extends IdempotentRequestOptions {
     /** `latest`: execute the workflow as it is now, not the revision the run executed. */
     revision?: 'latest';
+}
+
+export interface DeliveryListOptions extends RequestOptions {
+    /** Only entries of this status: `sent`, `failed`, `unknown`, `pending` or `suppressed`. */
+    status?: DeliveryStatus;
+    /** Entries per page (server default 50, at most 500). */
+    limit?: number;
 }
 
 export interface NodeOutputOptions extends RequestOptions {
@@ -60,6 +67,15 @@ export class Runs {
     }
 
     /**
+     * Who got what: one entry per element of each OUTPUT node of the run (recipient, status,
+     * Message-ID, error, attempts), read from its delivery records. Walks every page with `for await`.
+     */
+    deliveries(runId: string, options: DeliveryListOptions = {}): PagedList<Delivery> {
+        const { status, limit, ...rest } = options;
+        return this.#client.list<Delivery>({ ...rest, method: 'GET', path: `${runPath(runId)}/deliveries`, query: { status, limit } });
+    }
+
+    /**
      * Cancels a run: a PENDING one at once; a RUNNING one stops at its next element boundary (the answer
      * is then still RUNNING: `wait()` for the end). A finished run throws ConflictError.
      */
@@ -95,7 +111,7 @@ export class Runs {
      * Waits until the run is SUCCESS, FAILED or CANCELLED and resolves with it (a FAILED run is an answer,
      * not an error). First look after 1–2 s, then every 2 s doubling to 30 s; when the server offers it,
      * long-polls instead (`If-None-Match` + `Prefer: wait`), so changes arrive at once with few requests.
-     * `onUpdate` sees every change of run or node status. Throws WaitTimeoutError after `timeoutMs`,
+     * `onUpdate` sees every change of run or node status, `onProgress` every new state (figures too). Throws WaitTimeoutError after `timeoutMs`,
      * AbortError when `signal` fires; the run itself goes on either way.
      */
     wait(runId: string, options: WaitOptions = {}): Promise<Run> {

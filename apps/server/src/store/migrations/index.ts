@@ -15,6 +15,7 @@ import { sql as runSlots } from './014-run-slots.js';
 import { sql as leaseVitals } from './015-lease-vitals.js';
 import { sql as apiTokenSessions } from './016-api-token-sessions.js';
 import { sql as aiPreviewReplies } from './017-ai-preview-replies.js';
+import { sql as deliveryLedger } from './018-delivery-ledger.js';
 import { sql as suppressions } from './020-suppressions.js';
 import { sql as revisions } from './027-revisions.js';
 
@@ -41,6 +42,7 @@ export const migrations: Migration[] = [
     { id: 15, name: '015-lease-vitals', sql: leaseVitals },
     { id: 16, name: '016-api-token-sessions', sql: apiTokenSessions },
     { id: 17, name: '017-ai-preview-replies', sql: aiPreviewReplies },
+    { id: 18, name: '018-delivery-ledger', sql: deliveryLedger },
     { id: 20, name: '020-suppressions', sql: suppressions },
     { id: 27, name: '027-revisions', sql: revisions }
 ];
