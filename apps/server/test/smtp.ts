@@ -37,6 +37,10 @@ export interface SmtpSink {
     release(): void;
     /** Messages whose data arrived, whatever the answer. */
     readonly attempts: number;
+    /** The name each connection gave in EHLO/HELO, in order. */
+    readonly heloNames: string[];
+    /** Messages refused because a line was over 998 bytes (RFC 5322 §2.1.1), as strict relays do. */
+    readonly tooLong: number;
     /** The most messages that were waiting for their answer at once (see `delay`). */
     readonly peakWaiting: number;
     close(): Promise<void>;
@@ -55,6 +59,8 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     let delayMs = 0;
     let holding: { count: number; held: (() => void)[]; reached: () => void } | null = null;
     let attempts = 0;
+    let tooLong = 0;
+    const heloNames: string[] = [];
     let waiting = 0;
     let peakWaiting = 0;
     const refuse = (message: string, code: number) => Object.assign(new Error(message), { responseCode: code });
@@ -63,6 +69,13 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         authOptional: true,
         disabledCommands: ['STARTTLS'],
         logger: false,
+        onMailFrom(_address, session, callback) {
+            if (session.transaction === 1) {
+                heloNames.push(session.hostNameAppearsAs);
+            }
+
+            callback();
+        },
         onRcptTo(address, _session, callback) {
             if (rejected.has(address.address.toLowerCase())) {
                 return callback(refuse('mailbox unavailable', 550));
@@ -84,6 +97,11 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
                 attempts++;
                 if (drop) {
                     return;
+                }
+
+                if (Buffer.concat(chunks).toString('latin1').split('\r\n').some((line) => line.length > 998)) {
+                    tooLong++;
+                    return callback(refuse('5.6.0 message has a line over 998 bytes', 554));
                 }
 
                 if (holding) {
@@ -169,6 +187,10 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         },
         get attempts() {
             return attempts;
+        },
+        heloNames,
+        get tooLong() {
+            return tooLong;
         },
         get peakWaiting() {
             return peakWaiting;

@@ -6,6 +6,7 @@ import Nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
 import type { Config } from '../config.js';
+import { heloName } from './helo.js';
 import { SmtpPool } from './smtp-pool.js';
 
 export interface Mail {
@@ -49,7 +50,8 @@ export interface Mailer {
 export const createMailer = (config: Config, log: Logger): Mailer => {
     if (config.smtpUrl) {
         const { connections, sendTimeoutMs, dataTimeoutMs, retryAttempts, retryForMs, retryDelayMs } = config.smtp;
-        const pool = new SmtpPool(config.smtpUrl, config.mailFrom, { maxConnections: connections, timeoutMs: sendTimeoutMs, dataTimeoutMs });
+        const name = heloName(config.smtp.heloName ?? null, config.mailFrom);
+        const pool = new SmtpPool(config.smtpUrl, config.mailFrom, { maxConnections: connections, timeoutMs: sendTimeoutMs, dataTimeoutMs, name });
         const policy = { attempts: retryAttempts, forMs: retryForMs, delayMs: retryDelayMs };
         return {
             send: (mail, options = {}) =>

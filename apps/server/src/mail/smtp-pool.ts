@@ -29,6 +29,8 @@ export interface SmtpPoolOptions {
      * is unknown when this runs out, and a retry may deliver it twice: wait as RFC 5321 says.
      */
     dataTimeoutMs?: number;
+    /** The name given in EHLO (see helo.ts). */
+    name?: string;
 }
 
 export interface PoolSendOptions {
@@ -91,7 +93,7 @@ export class SmtpPool {
     constructor(url: string, from: string, options: SmtpPoolOptions = {}) {
         this.compose = textComposer(from);
         const { pool: _pool, maxConnections: _max, maxMessages: _messages, ...connection } = parseConnectionUrl(url) as SMTPConnection.Options & Record<string, unknown>;
-        this.options = connection;
+        this.options = options.name ? { ...connection, name: options.name } : connection;
         this.maxConnections = options.maxConnections ?? 5;
         this.maxMessages = options.maxMessages ?? 1000;
         this.idleMs = options.idleMs ?? 30_000;
