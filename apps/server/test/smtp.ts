@@ -19,6 +19,11 @@ export interface SmtpSink {
     waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
     /** Makes the next deliveries to these addresses fail with a 550. */
     reject(address: string): void;
+    /** Answers RCPT TO for this address with `code` (450: mailbox busy) until `undefer`; others pass. */
+    defer(address: string, code?: number): void;
+    undefer(address: string): void;
+    /** RCPT TO answers given to deferred addresses so far. */
+    readonly deferrals: number;
     // Fault modes, to behave like a real relay having a bad day:
     /** Answers the next `count` messages with `code` (451: try again later) after their data. */
     failNext(count: number, code?: number): void;
@@ -26,6 +31,13 @@ export interface SmtpSink {
     dropNext(count?: number): void;
     /** Every connection is cut and the port refuses connections for `ms`; resolves once it listens again. */
     down(ms: number): Promise<void>;
+    /** Every connection is cut and the port refuses connections until `start` (a relay stopped). */
+    stop(): Promise<void>;
+    start(): Promise<void>;
+    /** Answers MAIL FROM with `code` (421: service closing; 451) on every connection until called with null. */
+    refuseAll(code: number | null): void;
+    /** MAIL FROM commands answered so far: what refuseAll turned away, and probes. */
+    readonly mailFroms: number;
     /** Waits this long before accepting each message, like a distant relay. */
     delay(ms: number): void;
     /**
@@ -53,6 +65,8 @@ const addresses = (value: ParsedMail['to']): string[] =>
 export const startSmtpSink = async (): Promise<SmtpSink> => {
     const messages: ReceivedMail[] = [];
     const rejected = new Set<string>();
+    const deferred = new Map<string, number>();
+    let deferrals = 0;
     let waiters: (() => void)[] = [];
     let failing: { count: number; code: number } = { count: 0, code: 451 };
     let dropping = 0;
@@ -60,6 +74,8 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     let holding: { count: number; held: (() => void)[]; reached: () => void } | null = null;
     let attempts = 0;
     let tooLong = 0;
+    let refusingAll: number | null = null;
+    let mailFroms = 0;
     const heloNames: string[] = [];
     let waiting = 0;
     let peakWaiting = 0;
@@ -70,8 +86,13 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         disabledCommands: ['STARTTLS'],
         logger: false,
         onMailFrom(_address, session, callback) {
+            mailFroms++;
             if (session.transaction === 1) {
                 heloNames.push(session.hostNameAppearsAs);
+            }
+
+            if (refusingAll !== null) {
+                return callback(refuse(refusingAll === 421 ? '4.3.2 service shutting down, closing channel' : '4.3.0 try again later', refusingAll));
             }
 
             callback();
@@ -79,6 +100,12 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         onRcptTo(address, _session, callback) {
             if (rejected.has(address.address.toLowerCase())) {
                 return callback(refuse('mailbox unavailable', 550));
+            }
+
+            const code = deferred.get(address.address.toLowerCase());
+            if (code !== undefined) {
+                deferrals++;
+                return callback(refuse('4.2.1 mailbox busy, try again later', code));
             }
 
             callback();
@@ -150,11 +177,24 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as { port: number };
+    const stop = () =>
+        new Promise<void>((resolve) => {
+            server.server.close(() => resolve());
+            for (const connection of connections()) {
+                connection._socket.destroy();
+            }
+        });
+    const start = () => new Promise<void>((resolve) => server.server.listen(port, '127.0.0.1', resolve));
 
     return {
         url: `smtp://127.0.0.1:${port}`,
         messages,
         reject: (address) => rejected.add(address.toLowerCase()),
+        defer: (address, code = 450) => deferred.set(address.toLowerCase(), code),
+        undefer: (address) => deferred.delete(address.toLowerCase()),
+        get deferrals() {
+            return deferrals;
+        },
         failNext(count, code = 451) {
             failing = { count, code };
         },
@@ -162,14 +202,17 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
             dropping = count;
         },
         async down(ms) {
-            await new Promise<void>((resolve) => {
-                server.server.close(() => resolve());
-                for (const connection of connections()) {
-                    connection._socket.destroy();
-                }
-            });
+            await stop();
             await sleep(ms);
-            await new Promise<void>((resolve) => server.server.listen(port, '127.0.0.1', resolve));
+            await start();
+        },
+        stop,
+        start,
+        refuseAll(code) {
+            refusingAll = code;
+        },
+        get mailFroms() {
+            return mailFroms;
         },
         delay(ms) {
             delayMs = ms;
