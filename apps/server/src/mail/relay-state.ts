@@ -72,6 +72,7 @@ export class RelayState extends EventEmitter {
     private since: Date | null = null;
     private lastReply: string | null = null;
     private nextTryAt = 0;
+    private lastFailureAt = 0;
     private probeDelay: number;
     private probing = false;
     private failuresInARow = 0;
@@ -102,13 +103,14 @@ export class RelayState extends EventEmitter {
                 return this.epoch;
             }
 
-            if (!this.probing && Date.now() >= this.nextTryAt) {
+            if (!this.probing && Date.now() >= this.dueAt()) {
                 this.probing = true;
                 return this.epoch;
             }
 
-            // A message that may not wait (a sign-in code a request waits for) fails at once.
-            if (this.givenUp() || !wait) {
+            // A message that may not wait (a sign-in code a request waits for) fails at once; so do
+            // those past the limit, unless a probe is under way: its answer decides for them too.
+            if ((this.givenUp() && !this.probing) || !wait) {
                 throw new RelayDownError(this.snapshot());
             }
 
@@ -118,6 +120,7 @@ export class RelayState extends EventEmitter {
 
     /** The message was accepted: the relay is up. */
     succeeded(): void {
+        this.emit('reply', '2xx');
         this.failuresInARow = 0;
         this.probing = false;
         if (this.condition === 'down') {
@@ -136,6 +139,8 @@ export class RelayState extends EventEmitter {
      * the message none of its own attempts: it waits in `admit` again.
      */
     failed(err: unknown, admitted = this.epoch): boolean {
+        const { responseCode } = (err ?? {}) as SmtpFailure;
+        this.emit('reply', typeof responseCode === 'number' ? `${Math.floor(responseCode / 100)}xx` : 'none');
         const relay = isRelayFailure(err);
         // Begun while the relay was down (a connection opened then), it fails late: try again, it is back.
         if (relay && admitted < this.epoch && this.condition === 'up') {
@@ -155,6 +160,7 @@ export class RelayState extends EventEmitter {
         }
 
         this.lastReply = describeFailure(err);
+        this.lastFailureAt = Date.now();
         if (wasProbe) {
             this.emit('probe', this.lastReply);
         }
@@ -172,6 +178,14 @@ export class RelayState extends EventEmitter {
 
         this.schedule();
         return true;
+    }
+
+    /**
+     * When the next probe may start. Past the limit, without backoff: messages no longer wait for
+     * it, and a run started once the relay is back (a retry) should find it back at once.
+     */
+    private dueAt(): number {
+        return this.givenUp() ? Math.min(this.nextTryAt, this.lastFailureAt + this.options.probeDelayMs) : this.nextTryAt;
     }
 
     /** Whether messages waiting now fail: down past giveUpMs. */

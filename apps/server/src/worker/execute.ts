@@ -16,6 +16,7 @@ import { type Lease, LeaseLost } from './lease.js';
 import type { RunMetrics } from './metrics.js';
 import { NodeWriter } from './node-writer.js';
 import { createPorts, type PortsRun, type RunDeps } from './ports.js';
+import { watchRelay } from './relay-watch.js';
 import { resendFailed } from './retry.js';
 import { overBudget } from './run-budget.js';
 import type { RunQueue, StopReason } from './queue.js';
@@ -165,7 +166,18 @@ export const reportFinished = (env: WorkerEnv, finish: Finish, finished: Finishe
     }
 
     env.metrics.finished.inc({ status: finish.status });
-    env.log.info({ runId: finish.runId, workflowId: finish.workflowId, status: finish.status, result: finish.result }, 'run finished');
+    const twice = (finish.result as { possiblyDuplicated?: number } | null)?.possiblyDuplicated ?? 0;
+    if (twice > 0) {
+        env.metrics.emails.inc({ outcome: 'possibly_duplicated' }, twice);
+    }
+
+    const line = { runId: finish.runId, workflowId: finish.workflowId, status: finish.status, result: finish.result };
+    // A failed run is something to look at: its error goes with it.
+    if (finish.status === 'FAILED') {
+        env.log.warn({ ...line, error: finish.error }, 'run failed');
+    } else {
+        env.log.info(line, 'run finished');
+    }
 };
 
 /** The run's own error line: why it could not start, or which node failed. */
@@ -325,6 +337,8 @@ export const runOne = async (
     );
     /** Why the attempt stops when it does (a store error), for the message of a run given up later. */
     let cause: unknown = null;
+    // A sending OUTPUT node says why it is held up while the relay is down.
+    const relayWatch = watchRelay(env.mailer.relay, (nodeId, summary) => writer.progress(nodeId, summary));
     let progressNoted = false;
     const ports = createPorts(
         {
@@ -335,7 +349,8 @@ export const runOne = async (
             aiRetryBudgetMs: env.aiRetryBudgetMs,
             deps: env.deps,
             log,
-            messageDomain: env.messageDomain
+            messageDomain: env.messageDomain,
+            metrics: env.metrics
         },
         {
             id: run.id,
@@ -361,7 +376,7 @@ export const runOne = async (
             onSent(nodeId, sent) {
                 env.metrics.emailsSent.inc();
                 // Every count goes to the writer, which coalesces them: the live figure lags by one flush at most.
-                writer.progress(nodeId, { emailsSent: sent });
+                writer.progress(nodeId, relayWatch.summary(nodeId, sent));
             },
             onAiProgress: (nodeId, progress) => writer.progress(nodeId, progress),
             onProgress: () => watchdog.progress(),
@@ -390,6 +405,7 @@ export const runOne = async (
 
                     watchdog.progress();
                     writer.change(state);
+                    relayWatch.node(state);
                 }
             }
         };
@@ -419,6 +435,7 @@ export const runOne = async (
         };
     } finally {
         watchdog.stop();
+        relayWatch.stop();
         env.metrics.running.dec();
         // The last e-mail's record may still be in flight; a failure has already stopped the run.
         await ports.settle().catch(() => {});

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
 import type { Mailer } from '../mail/mailer.js';
+import { isTemporary } from '../mail/smtp-errors.js';
+import type { MailMetrics } from './mail-metrics.js';
 import type { Queryable } from '../store/db.js';
 import { deliveryStates, writeDeliveries } from '../store/deliveries.js';
 import { type AiReplyRecord, recordedAiReplies, writeAiReplies } from '../store/ai-replies.js';
@@ -42,6 +44,8 @@ export interface PortsEnv {
     log: Logger;
     /** Right-hand side of the Message-IDs (the domain of MAIL_FROM). */
     messageDomain: string;
+    /** E-mails by outcome and send latency on /metrics. */
+    metrics?: MailMetrics;
 }
 
 export interface PortsRun {
@@ -380,6 +384,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 transmitted = true;
                 run.journal.transmitting(key.nodeId, key.index);
             };
+            const began = Date.now();
             try {
                 const send = async () => {
                     await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, {
@@ -397,6 +402,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 const refused = !held && !stop.signal.aborted;
                 if (refused) {
                     log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                    env.metrics?.emails.inc({ outcome: isTemporary(err) || (err as { code?: string }).code === 'ERELAYDOWN' ? 'failed' : 'refused' });
                 }
 
                 // Refusing this copy says nothing of the one whose answer was never read: it may have
@@ -413,6 +419,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             }
 
             log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'SENT', error: null, content: null });
+            env.metrics?.emails.inc({ outcome: 'sent' });
+            env.metrics?.sendSeconds.observe((Date.now() - began) / 1000);
             // Sending again an element whose first copy may have arrived is no progress: a crash loop can do that forever.
             if (earlier !== 'UNKNOWN') {
                 run.onAccepted?.();
