@@ -27,13 +27,13 @@ export interface RelaySnapshot {
 export interface RelayStateOptions {
     /** Down this long: waiting messages fail (SMTP_RETRY_FOR_MS). */
     giveUpMs: number;
-    /** The first wait between probes; it doubles up to 30 s (SMTP_RETRY_DELAY_MS). */
+    /** The first wait between probes; it doubles up to 15 s (SMTP_RETRY_DELAY_MS). */
     probeDelayMs: number;
     /** Failures in a row of different messages, none accepted between, that mean a relay refusing everything with 4xx. */
     storm: number;
 }
 
-const MAX_PROBE_DELAY_MS = 30_000;
+const MAX_PROBE_DELAY_MS = 15_000;
 const CONNECTION = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 /** The relay stopped taking mail for this long: the message was not sent and may be sent later. */
