@@ -177,6 +177,11 @@ export class RelayState extends EventEmitter {
         }
 
         this.schedule();
+        // Those waiting on this probe's answer (past the limit) decide now.
+        if (wasProbe) {
+            this.wakeAll();
+        }
+
         return true;
     }
 
