@@ -3,10 +3,10 @@
 # queue and log under $BASE, smtpd on 127.0.0.1:$PORT only, every recipient of example.test delivered
 # to one Maildir; the machine's own Postfix, if any, is not touched), then bench/lib/postfix-run.mjs
 # runs 2,000 rows three times through it: clean, with Postfix stopped part-way, and with Postfix
-# answering 421 to every new connection part-way (a policy change: connections opened before keep the
-# old policy). After each, it checks the Maildir: every row once, no header line over 998 bytes.
+# restarted part-way answering 421 to every RCPT (defer_code = 421). After each, it checks the
+# Maildir: every row once, no header line over 998 bytes, no raw encoded-word lookalike, bodies intact.
 # Needs root and `apt-get install -y postfix` (debconf: "No configuration" leaves the system one off).
-#   bench/postfix-check.sh [outage seconds, default 20]
+#   bench/postfix-check.sh [outage seconds, default 20]   (ONLY=clean|stopped|storm: that run alone)
 set -euo pipefail
 BASE=${BASE:-/tmp/flowctl-postfix}
 PORT=${PORT:-2525}
@@ -58,4 +58,4 @@ pf check
 pf start
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null && break; sleep 0.2; done
 
-node "$here/lib/postfix-run.mjs" --base="$BASE" --port="$PORT" --outage="$OUTAGE"
+node "$here/lib/postfix-run.mjs" --base="$BASE" --port="$PORT" --outage="$OUTAGE" ${ONLY:+--only="$ONLY"}
