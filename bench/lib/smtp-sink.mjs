@@ -76,8 +76,9 @@ export const startSink = async ({ delayMs = 0, track = false } = {}) => {
     // A client that goes away mid-message (a killed or frozen server) is not the sink's failure.
     server.on('error', () => {});
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.server.address();
     return {
-        url: `smtp://127.0.0.1:${server.server.address().port}`,
+        url: `smtp://127.0.0.1:${port}`,
         get count() {
             return count;
         },
@@ -94,6 +95,15 @@ export const startSink = async ({ delayMs = 0, track = false } = {}) => {
             perRecipient = new Map();
             arrivals = [];
         },
+        /** Cuts every connection and refuses new ones until start(): a relay stopped. */
+        stop: () =>
+            new Promise((resolve) => {
+                server.server.close(() => resolve());
+                for (const connection of server.connections) {
+                    connection._socket.destroy();
+                }
+            }),
+        start: () => new Promise((resolve) => server.server.listen(port, '127.0.0.1', resolve)),
         close: () => new Promise((resolve) => server.close(resolve))
     };
 };

@@ -28,6 +28,8 @@ export interface SmtpSettings {
     retryForMs: number;
     /** waiting this long before the second attempt and twice as long before each next one (at most 30 s). */
     retryDelayMs: number;
+    /** The name given in EHLO (SMTP_HELO_NAME); null: the MAIL_FROM domain, else the host's FQDN (mail/helo.ts). */
+    heloName?: string | null;
 }
 
 export interface Config {
@@ -153,7 +155,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             dataTimeoutMs: positiveInt('SMTP_DATA_TIMEOUT_MS', env.SMTP_DATA_TIMEOUT_MS, 600_000),
             retryAttempts: positiveInt('SMTP_RETRY_ATTEMPTS', env.SMTP_RETRY_ATTEMPTS, 10),
             retryForMs: positiveInt('SMTP_RETRY_FOR_MS', env.SMTP_RETRY_FOR_MS, 120_000),
-            retryDelayMs: positiveInt('SMTP_RETRY_DELAY_MS', env.SMTP_RETRY_DELAY_MS, 1000)
+            retryDelayMs: positiveInt('SMTP_RETRY_DELAY_MS', env.SMTP_RETRY_DELAY_MS, 1000),
+            heloName: optional(env.SMTP_HELO_NAME)
         },
         ai: { apiKey: optional(env.OPENAI_API_KEY), baseUrl: optional(env.OPENAI_BASE_URL), model: optional(env.AI_MODEL) },
         aiConcurrency: positiveInt('AI_CONCURRENCY', env.AI_CONCURRENCY, 8),

@@ -35,10 +35,9 @@ describe('the text message composer', () => {
             const ours = await compose(mail);
             const theirs = await new MailComposer(mail).compile().build();
             const [a, b] = await Promise.all([read(ours.raw), read(theirs)]);
-            expect(a).toEqual(b);
-            if (!subject.includes('=?')) {
-                expect(a.subject).toBe(subject);
-            }
+            // MailComposer sends row text that looks like an encoded-word raw, and readers decode it.
+            expect({ ...a, subject: '' }).toEqual({ ...b, subject: '' });
+            expect(a.subject).toBe(subject);
 
             expect(ours.envelope).toEqual({ from: 'no-reply@flowctl.test', to: ['ada@example.test'] });
             for (const line of ours.raw.toString('utf8').split('\r\n')) {

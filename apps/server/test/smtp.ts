@@ -26,6 +26,11 @@ export interface SmtpSink {
      * chooses the code and text (`{code: 550, message: '5.1.1 user unknown'}`, a 450 to try later).
      */
     reject(address: string, reply?: { code: number; message: string }): void;
+    /** Answers RCPT TO for this address with `code` (450: mailbox busy) until `undefer`; others pass. */
+    defer(address: string, code?: number): void;
+    undefer(address: string): void;
+    /** RCPT TO answers given to deferred addresses so far. */
+    readonly deferrals: number;
     // Fault modes, to behave like a real relay having a bad day:
     /** Answers the next `count` messages with `code` (451: try again later) and `message` after their data. */
     failNext(count: number, code?: number, message?: string): void;
@@ -33,6 +38,13 @@ export interface SmtpSink {
     dropNext(count?: number): void;
     /** Every connection is cut and the port refuses connections for `ms`; resolves once it listens again. */
     down(ms: number): Promise<void>;
+    /** Every connection is cut and the port refuses connections until `start` (a relay stopped). */
+    stop(): Promise<void>;
+    start(): Promise<void>;
+    /** Answers MAIL FROM with `code` (421: service closing; 451) on every connection until called with null. */
+    refuseAll(code: number | null): void;
+    /** MAIL FROM commands answered so far: what refuseAll turned away, and probes. */
+    readonly mailFroms: number;
     /** Waits this long before accepting each message, like a distant relay. */
     delay(ms: number): void;
     /**
@@ -44,6 +56,10 @@ export interface SmtpSink {
     release(): void;
     /** Messages whose data arrived, whatever the answer. */
     readonly attempts: number;
+    /** The name each connection gave in EHLO/HELO, in order. */
+    readonly heloNames: string[];
+    /** Messages refused because a line was over 998 bytes (RFC 5322 §2.1.1), as strict relays do. */
+    readonly tooLong: number;
     /** The most messages that were waiting for their answer at once (see `delay`). */
     readonly peakWaiting: number;
     close(): Promise<void>;
@@ -56,12 +72,18 @@ const addresses = (value: ParsedMail['to']): string[] =>
 export const startSmtpSink = async (): Promise<SmtpSink> => {
     const messages: ReceivedMail[] = [];
     const rejected = new Map<string, { code: number; message: string }>();
+    const deferred = new Map<string, number>();
+    let deferrals = 0;
     let waiters: (() => void)[] = [];
     let failing: { count: number; code: number; message: string } = { count: 0, code: 451, message: 'try again later' };
     let dropping = 0;
     let delayMs = 0;
     let holding: { count: number; held: (() => void)[]; reached: () => void } | null = null;
     let attempts = 0;
+    let tooLong = 0;
+    let refusingAll: number | null = null;
+    let mailFroms = 0;
+    const heloNames: string[] = [];
     let waiting = 0;
     let peakWaiting = 0;
     const refuse = (message: string, code: number) => Object.assign(new Error(message), { responseCode: code });
@@ -70,10 +92,28 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         authOptional: true,
         disabledCommands: ['STARTTLS'],
         logger: false,
+        onMailFrom(_address, session, callback) {
+            mailFroms++;
+            if (session.transaction === 1) {
+                heloNames.push(session.hostNameAppearsAs);
+            }
+
+            if (refusingAll !== null) {
+                return callback(refuse(refusingAll === 421 ? '4.3.2 service shutting down, closing channel' : '4.3.0 try again later', refusingAll));
+            }
+
+            callback();
+        },
         onRcptTo(address, _session, callback) {
             const refusal = rejected.get(address.address.toLowerCase());
             if (refusal) {
                 return callback(refuse(refusal.message, refusal.code));
+            }
+
+            const code = deferred.get(address.address.toLowerCase());
+            if (code !== undefined) {
+                deferrals++;
+                return callback(refuse('4.2.1 mailbox busy, try again later', code));
             }
 
             callback();
@@ -92,6 +132,11 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
                 attempts++;
                 if (drop) {
                     return;
+                }
+
+                if (Buffer.concat(chunks).toString('latin1').split('\r\n').some((line) => line.length > 998)) {
+                    tooLong++;
+                    return callback(refuse('5.6.0 message has a line over 998 bytes', 554));
                 }
 
                 if (holding) {
@@ -142,12 +187,25 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as { port: number };
+    const stop = () =>
+        new Promise<void>((resolve) => {
+            server.server.close(() => resolve());
+            for (const connection of connections()) {
+                connection._socket.destroy();
+            }
+        });
+    const start = () => new Promise<void>((resolve) => server.server.listen(port, '127.0.0.1', resolve));
 
     return {
         url: `smtp://127.0.0.1:${port}`,
         messages,
         reject: (address, reply = { code: 550, message: 'mailbox unavailable' }) => {
             rejected.set(address.toLowerCase(), reply);
+        },
+        defer: (address, code = 450) => deferred.set(address.toLowerCase(), code),
+        undefer: (address) => deferred.delete(address.toLowerCase()),
+        get deferrals() {
+            return deferrals;
         },
         failNext(count, code = 451, message = 'try again later') {
             failing = { count, code, message };
@@ -156,14 +214,17 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
             dropping = count;
         },
         async down(ms) {
-            await new Promise<void>((resolve) => {
-                server.server.close(() => resolve());
-                for (const connection of connections()) {
-                    connection._socket.destroy();
-                }
-            });
+            await stop();
             await sleep(ms);
-            await new Promise<void>((resolve) => server.server.listen(port, '127.0.0.1', resolve));
+            await start();
+        },
+        stop,
+        start,
+        refuseAll(code) {
+            refusingAll = code;
+        },
+        get mailFroms() {
+            return mailFroms;
         },
         delay(ms) {
             delayMs = ms;
@@ -181,6 +242,10 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         },
         get attempts() {
             return attempts;
+        },
+        heloNames,
+        get tooLong() {
+            return tooLong;
         },
         get peakWaiting() {
             return peakWaiting;

@@ -30,9 +30,13 @@ export const aiCost = (figures: Figures): string | null => {
     return calls === null ? null : `${calls} AI call${calls === 1 ? '' : 's'}, ${figure(figures, 'aiPromptTokens') ?? 0} + ${figure(figures, 'aiCompletionTokens') ?? 0} tokens`;
 };
 
-/** A running AI node's progress: `120/1000 replies`. */
+/** A running node's progress: `120/1000 replies` for AI, or why an OUTPUT node is held up (`waiting: relay unreachable since …`). */
 const aiProgress = (node: RunNode): string | null => {
-    const output = node.output as Figures;
+    const output = node.output as Figures & { waiting?: unknown };
+    if (node.type === 'OUTPUT') {
+        return typeof output?.waiting === 'string' ? `waiting: ${output.waiting}` : null;
+    }
+
     const done = figure(output, 'aiDone');
     return node.type === 'AI' && done !== null ? `${done}/${figure(output, 'aiTotal') ?? '?'} replies` : null;
 };
@@ -124,6 +128,13 @@ const plainDisplay = (write: (line: string) => void): Display => {
                 if (node.status !== 'PENDING' && seen.get(node.nodeId) !== node.status) {
                     seen.set(node.nodeId, node.status);
                     write(`node ${nodeLabel(node)}: ${inline(node.status)}${node.error ? `: ${nodeError(node)}` : ''}`);
+                }
+
+                // A held-up OUTPUT node says so once per change (relay down, back).
+                const waiting = node.status === 'RUNNING' && node.type === 'OUTPUT' ? (aiProgress(node) ?? '') : '';
+                if ((seen.get(`waiting:${node.nodeId}`) ?? '') !== waiting) {
+                    seen.set(`waiting:${node.nodeId}`, waiting);
+                    write(`node ${nodeLabel(node)}: ${inline(waiting || 'sending again')}`);
                 }
             }
         },

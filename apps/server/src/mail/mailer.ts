@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 
 import type { Config } from '../config.js';
 import { nodemailerMessage } from './compose.js';
+import { heloName } from './helo.js';
+import type { RelaySnapshot, RelayState } from './relay-state.js';
 import { SmtpPool } from './smtp-pool.js';
 
 export interface Mail {
@@ -49,16 +51,40 @@ export interface SendOptions {
 export interface Mailer {
     /** Resolves once the transport accepted the message. */
     send(mail: Mail, options?: SendOptions): Promise<{ messageId: string }>;
+    /** Whether the SMTP relay takes mail (absent with the outbox). */
+    relay?: RelayState;
     close(): void;
 }
+
+/** The relay's URL without its password, for logs. */
+const redactedUrl = (url: string): string => {
+    try {
+        const parsed = new URL(url);
+        parsed.password = parsed.password ? '***' : '';
+        return parsed.toString();
+    } catch {
+        return 'SMTP_URL';
+    }
+};
 
 /** A pooled SMTP transport when SMTP_URL is set; otherwise each message becomes an .eml file in the outbox. */
 export const createMailer = (config: Config, log: Logger): Mailer => {
     if (config.smtpUrl) {
         const { connections, sendTimeoutMs, dataTimeoutMs, retryAttempts, retryForMs, retryDelayMs } = config.smtp;
-        const pool = new SmtpPool(config.smtpUrl, config.mailFrom, { maxConnections: connections, timeoutMs: sendTimeoutMs, dataTimeoutMs });
+        const name = heloName(config.smtp.heloName ?? null, config.mailFrom);
+        const relay = { giveUpMs: retryForMs, probeDelayMs: retryDelayMs };
+        const pool = new SmtpPool(config.smtpUrl, config.mailFrom, { maxConnections: connections, timeoutMs: sendTimeoutMs, dataTimeoutMs, name, relay });
         const policy = { attempts: retryAttempts, forMs: retryForMs, delayMs: retryDelayMs };
+        // One line per change of the relay's state, not one per message held up by it.
+        pool.relay.on('change', (state: RelaySnapshot & { downForMs?: number }) => {
+            if (state.condition === 'down') {
+                log.warn({ relay: redactedUrl(config.smtpUrl as string), lastReply: state.lastReply }, 'mail relay down: sending is paused and probed with backoff');
+            } else {
+                log.warn({ relay: redactedUrl(config.smtpUrl as string), lastReply: state.lastReply, downForMs: state.downForMs }, 'mail relay back: sending resumes');
+            }
+        });
         return {
+            relay: pool.relay,
             send: (mail, options = {}) =>
                 pool.send({ from: config.mailFrom, ...mail }, { after: options.after, signal: options.signal, retry: options.retry ? policy : undefined, onTransmit: options.onTransmit, onRefused: options.onRefused }),
             close: () => pool.close()

@@ -16,10 +16,12 @@ const MAX_DELAY_MS = 30_000;
 /**
  * Runs `attempt` until it succeeds, fails for good (not a temporary failure), or the policy's
  * attempts or time run out; the last error is thrown with how long it was tried. An abort of
- * `signal` stops the waiting at once.
+ * `signal` stops the waiting at once. `pausedMs`: time that counts for nothing (the message waited for
+ * the relay as a whole to come back, see relay-state.ts).
  */
-export const retrying = async <T>(attempt: () => Promise<T>, policy: RetryPolicy, signal?: AbortSignal): Promise<T> => {
+export const retrying = async <T>(attempt: () => Promise<T>, policy: RetryPolicy, signal?: AbortSignal, pausedMs: () => number = () => 0): Promise<T> => {
     const started = Date.now();
+    const elapsed = () => Date.now() - started - pausedMs();
     let delay = policy.delayMs;
     for (let tried = 1; ; tried++) {
         try {
@@ -30,9 +32,9 @@ export const retrying = async <T>(attempt: () => Promise<T>, policy: RetryPolicy
                 throw err;
             }
 
-            if (tried >= policy.attempts || Date.now() + delay - started > policy.forMs) {
+            if (tried >= policy.attempts || elapsed() + delay > policy.forMs) {
                 if (tried > 1 && err instanceof Error) {
-                    err.message += ` (gave up after ${tried} attempts over ${Math.round((Date.now() - started) / 1000)} s)`;
+                    err.message += ` (gave up after ${tried} attempts over ${Math.round(elapsed() / 1000)} s)`;
                 }
 
                 throw err;

@@ -5,8 +5,9 @@ import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 
 import { type TextMail, textComposer } from './compose.js';
+import { RelayState, type RelayStateOptions } from './relay-state.js';
 import { type RetryPolicy, retrying } from './retry.js';
-import { isReply, smtpError } from './smtp-errors.js';
+import { isReply, type SmtpFailure, smtpError } from './smtp-errors.js';
 
 // A pool of nodemailer SMTP connections used directly, one message at a time each. Nodemailer's own
 // pooled transport routes every message through its Mailer pipeline and a queue. Measured in one
@@ -29,6 +30,10 @@ export interface SmtpPoolOptions {
      * is unknown when this runs out, and a retry may deliver it twice: wait as RFC 5321 says.
      */
     dataTimeoutMs?: number;
+    /** The name given in EHLO (see helo.ts). */
+    name?: string;
+    /** When the relay as a whole counts as down, and how long sending waits for it (see relay-state.ts). */
+    relay?: Partial<RelayStateOptions>;
 }
 
 export interface PoolSendOptions {
@@ -54,6 +59,8 @@ export interface PoolSendOptions {
 interface Pooled {
     conn: SMTPConnection;
     socket: Net.Socket;
+    /** Connections opened before the relay's last 421 are replaced, not reused: it may have changed its policy. */
+    generation: number;
     messages: number;
     broken: boolean;
     discarded: boolean;
@@ -87,16 +94,19 @@ export class SmtpPool {
     private readonly dataTimeoutMs: number;
 
     private readonly compose: ReturnType<typeof textComposer>;
+    readonly relay: RelayState;
+    private generation = 0;
 
     constructor(url: string, from: string, options: SmtpPoolOptions = {}) {
         this.compose = textComposer(from);
         const { pool: _pool, maxConnections: _max, maxMessages: _messages, ...connection } = parseConnectionUrl(url) as SMTPConnection.Options & Record<string, unknown>;
-        this.options = connection;
+        this.options = options.name ? { ...connection, name: options.name } : connection;
         this.maxConnections = options.maxConnections ?? 5;
         this.maxMessages = options.maxMessages ?? 1000;
         this.idleMs = options.idleMs ?? 30_000;
         this.timeoutMs = options.timeoutMs ?? 300_000;
         this.dataTimeoutMs = options.dataTimeoutMs ?? 600_000;
+        this.relay = new RelayState({ giveUpMs: 120_000, probeDelayMs: 1000, storm: Math.max(4, 2 * this.maxConnections), ...options.relay });
     }
 
     /** Resolves once the server accepted the message; the Message-ID stays the same over retries. */
@@ -105,31 +115,52 @@ export class SmtpPool {
         const { envelope, messageId, raw: built } = await this.compose(message);
         const raw = () => (after ? gated(after, built) : built);
         let unanswered = false;
+        /** Time spent waiting for the relay to come back: no part of this message's own retry window. */
+        let paused = 0;
         const attempt = async () => {
-            let transmitted = false;
-            const gate = async () => {
-                await onTransmit?.({ again: unanswered });
-                transmitted = true;
-            };
-            try {
-                await this.attempt(envelope, raw, signal, gate);
-            } catch (err) {
-                // A refusal proves the copy was not accepted; anything else after it went out leaves it unknown.
-                if (transmitted && isReply(err)) {
-                    onRefused?.();
-                } else if (transmitted) {
-                    unanswered = true;
-                }
+            for (;;) {
+                const waited = Date.now();
+                const admitted = await this.relay.admit(signal, Boolean(retry));
+                paused += Date.now() - waited;
+                const started = Date.now();
+                let transmitted = false;
+                const gate = async () => {
+                    await onTransmit?.({ again: unanswered });
+                    transmitted = true;
+                };
+                try {
+                    await this.attempt(envelope, raw, signal, gate);
+                    this.relay.succeeded();
+                    return;
+                } catch (err) {
+                    // A refusal proves the copy was not accepted; anything else after it went out leaves it unknown.
+                    if (transmitted && isReply(err)) {
+                        onRefused?.();
+                    } else if (transmitted) {
+                        unanswered = true;
+                    }
 
-                throw err;
+                    if ((err as SmtpFailure).responseCode === 421) {
+                        this.generation++;
+                    }
+
+                    // The relay's failure, not this message's: it waits for the relay, its attempts untouched.
+                    if (this.relay.failed(err, admitted) && retry && !signal?.aborted) {
+                        paused += Date.now() - started;
+                        continue;
+                    }
+
+                    throw err;
+                }
             }
         };
-        await (retry ? retrying(attempt, retry, signal) : attempt());
+        await (retry ? retrying(attempt, retry, signal, () => paused) : attempt());
         return { messageId };
     }
 
     close(): void {
         this.closed = true;
+        this.relay.close();
         for (const pooled of this.idle.splice(0)) {
             this.discard(pooled);
         }
@@ -259,7 +290,12 @@ export class SmtpPool {
             throw new Error('the mailer is closed');
         }
 
-        const reused = fresh ? undefined : this.idle.pop();
+        let reused = fresh ? undefined : this.idle.pop();
+        while (reused && reused.generation < this.generation) {
+            this.discard(reused);
+            reused = this.idle.pop();
+        }
+
         if (reused) {
             if (reused.idleTimer) {
                 clearTimeout(reused.idleTimer);
@@ -316,7 +352,7 @@ export class SmtpPool {
     }
 
     private release(pooled: Pooled): void {
-        if (pooled.broken || this.closed || pooled.messages >= this.maxMessages) {
+        if (pooled.broken || this.closed || pooled.messages >= this.maxMessages || pooled.generation < this.generation) {
             this.discard(pooled);
             this.wakeOne();
             return;
@@ -385,9 +421,12 @@ export class SmtpPool {
      * ACK, 40 ms on Linux.
      */
     private async connect(signal?: AbortSignal): Promise<Pooled> {
-        const socket = await this.openSocket(signal);
+        // Failing to open a connection is the relay's failure, not a message's (relay-state.ts).
+        const socket = await this.openSocket(signal).catch((err: Error) => {
+            throw Object.assign(err, { opening: true });
+        });
         const conn = new SMTPConnection({ ...this.options, connection: socket });
-        const pooled: Pooled = { conn, socket, messages: 0, broken: false, discarded: false, idleTimer: null, interrupt: null };
+        const pooled: Pooled = { conn, socket, generation: this.generation, messages: 0, broken: false, discarded: false, idleTimer: null, interrupt: null };
         conn.on('error', (err: Error) => this.lost(pooled, err));
         conn.on('end', () => this.lost(pooled, smtpError('the SMTP server closed the connection', 'ECONNECTION')));
         try {
@@ -397,7 +436,7 @@ export class SmtpPool {
             }
         } catch (err) {
             conn.close();
-            throw err;
+            throw Object.assign(err as Error, { opening: true });
         }
 
         return pooled;

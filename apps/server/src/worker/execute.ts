@@ -16,6 +16,7 @@ import { type Lease, LeaseLost } from './lease.js';
 import type { RunMetrics } from './metrics.js';
 import { NodeWriter } from './node-writer.js';
 import { createPorts, type PortsRun, type RunDeps } from './ports.js';
+import { watchRelay } from './relay-watch.js';
 import { resendFailed } from './retry.js';
 import { overBudget } from './run-budget.js';
 import type { RunQueue, StopReason } from './queue.js';
@@ -165,7 +166,18 @@ export const reportFinished = (env: WorkerEnv, finish: Finish, finished: Finishe
     }
 
     env.metrics.finished.inc({ status: finish.status });
-    env.log.info({ runId: finish.runId, workflowId: finish.workflowId, status: finish.status, result: finish.result }, 'run finished');
+    const twice = (finish.result as { possiblyDuplicated?: number } | null)?.possiblyDuplicated ?? 0;
+    if (twice > 0) {
+        env.metrics.emails.inc({ outcome: 'possibly_duplicated' }, twice);
+    }
+
+    const line = { runId: finish.runId, workflowId: finish.workflowId, status: finish.status, result: finish.result };
+    // A failed run is something to look at: its error goes with it.
+    if (finish.status === 'FAILED') {
+        env.log.warn({ ...line, error: finish.error }, 'run failed');
+    } else {
+        env.log.info(line, 'run finished');
+    }
 };
 
 /** The run's own error line: why it could not start, or which node failed. */
@@ -325,15 +337,16 @@ export const runOne = async (
     );
     /** Why the attempt stops when it does (a store error), for the message of a run given up later. */
     let cause: unknown = null;
-    let progressNoted = false;
     /** Per OUTPUT node: e-mails accepted so far, and how many elements it has (the watch's progress bars). */
     const mailed = new Map<string, number>();
     const mailTotals = new Map<string, number>();
-    const mailProgress = (nodeId: string): Record<string, number> => {
+    const withTotal = (nodeId: string, summary: Record<string, unknown>): Record<string, unknown> => {
         const total = mailTotals.get(nodeId);
-        const sent = mailed.get(nodeId) ?? 0;
-        return total === undefined ? { emailsSent: sent } : { emailsSent: sent, emailsTotal: total };
+        return total === undefined ? summary : { ...summary, emailsTotal: total };
     };
+    // A sending OUTPUT node says why it is held up while the relay is down.
+    const relayWatch = watchRelay(env.mailer.relay, (nodeId, summary) => writer.progress(nodeId, withTotal(nodeId, summary)));
+    let progressNoted = false;
     const ports = createPorts(
         {
             db: env.db,
@@ -343,7 +356,8 @@ export const runOne = async (
             aiRetryBudgetMs: env.aiRetryBudgetMs,
             deps: env.deps,
             log,
-            messageDomain: env.messageDomain
+            messageDomain: env.messageDomain,
+            metrics: env.metrics
         },
         {
             id: run.id,
@@ -370,11 +384,11 @@ export const runOne = async (
                 env.metrics.emailsSent.inc();
                 mailed.set(nodeId, sent);
                 // Every count goes to the writer, which coalesces them: the live figure lags by one flush at most.
-                writer.progress(nodeId, mailProgress(nodeId));
+                writer.progress(nodeId, withTotal(nodeId, relayWatch.summary(nodeId, sent)));
             },
             onElements(nodeId, elements) {
                 mailTotals.set(nodeId, elements);
-                writer.progress(nodeId, mailProgress(nodeId));
+                writer.progress(nodeId, withTotal(nodeId, relayWatch.summary(nodeId, mailed.get(nodeId) ?? 0)));
             },
             onAiProgress: (nodeId, progress) => writer.progress(nodeId, progress),
             onProgress: () => watchdog.progress(),
@@ -403,6 +417,7 @@ export const runOne = async (
 
                     watchdog.progress();
                     writer.change(state);
+                    relayWatch.node(state);
                 }
             }
         };
@@ -432,6 +447,7 @@ export const runOne = async (
         };
     } finally {
         watchdog.stop();
+        relayWatch.stop();
         env.metrics.running.dec();
         // The last e-mail's record may still be in flight; a failure has already stopped the run.
         await ports.settle().catch(() => {});

@@ -97,6 +97,9 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         }
     };
 
+    // The relay's answers to every attempt, by class, whichever run (or sign-in code) it was for.
+    ctx.mailer.relay?.on('reply', (reply: string) => env.metrics.smtpReplies.inc({ class: reply }));
+
     /** Wakes workflows whose work lost its drain job (normally none). */
     const sweep = async () => {
         try {

@@ -1,6 +1,8 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
-export interface RunMetrics {
+import { createMailMetrics, type MailMetrics } from './mail-metrics.js';
+
+export interface RunMetrics extends MailMetrics {
     finished: Counter<'status'>;
     emailsSent: Counter;
     running: Gauge;
@@ -10,6 +12,7 @@ export interface RunMetrics {
 
 /** The worker's figures on GET /metrics (of processes that serve HTTP: roles all and api). */
 export const createRunMetrics = (registry: Registry, slotWaiters: () => number = () => 0): RunMetrics => ({
+    ...createMailMetrics(registry),
     finished: new Counter({ name: 'flowctl_runs_finished_total', help: 'Runs this process finished, by final status', labelNames: ['status'], registers: [registry] }),
     emailsSent: new Counter({ name: 'flowctl_run_emails_sent_total', help: 'E-mails of OUTPUT nodes accepted by the mail transport', registers: [registry] }),
     running: new Gauge({ name: 'flowctl_runs_running', help: 'Runs executing in this process now', registers: [registry] }),

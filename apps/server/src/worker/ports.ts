@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
 import type { Mailer } from '../mail/mailer.js';
+import { isTemporary } from '../mail/smtp-errors.js';
+import type { MailMetrics } from './mail-metrics.js';
 import type { Queryable } from '../store/db.js';
 import { deliveryStates, writeDeliveries } from '../store/deliveries.js';
 import { writeOutputElements } from '../store/delivery-ledger.js';
@@ -47,6 +49,8 @@ export interface PortsEnv {
     log: Logger;
     /** Right-hand side of the Message-IDs (the domain of MAIL_FROM). */
     messageDomain: string;
+    /** E-mails by outcome and send latency on /metrics. */
+    metrics?: MailMetrics;
 }
 
 export interface PortsRun {
@@ -414,6 +418,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 transmitted = true;
                 run.journal.transmitting(key.nodeId, key.index);
             };
+            const began = Date.now();
             try {
                 const send = async () => {
                     const envelopeFrom = consent?.returnPath(run.accountId, message.to);
@@ -433,6 +438,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 const refused = !held && !stop.signal.aborted;
                 if (refused) {
                     log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                    env.metrics?.emails.inc({ outcome: isTemporary(err) || (err as { code?: string }).code === 'ERELAYDOWN' ? 'failed' : 'refused' });
                     // The server refused the recipient for good (5.1.1 no such user): no later run mails it.
                     if (consent && isPermanentRecipientRefusal(err)) {
                         await consent.suppress(run.accountId, run.workflowId, message.to, 'bounced').catch((failure) =>
@@ -455,6 +461,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             }
 
             log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'SENT', error: null, content: null });
+            env.metrics?.emails.inc({ outcome: 'sent' });
+            env.metrics?.sendSeconds.observe((Date.now() - began) / 1000);
             // Sending again an element whose first copy may have arrived is no progress: a crash loop can do that forever.
             if (earlier !== 'UNKNOWN') {
                 run.onAccepted?.();

@@ -5,12 +5,32 @@ import { retrySuppression } from './retry-suppressed.js';
 
 const LISTED_FAILURES = 10;
 
+/** Every node from which one of `targets` can be reached, the targets left out. */
+const upstreamOf = (graph: Graph, targets: string[]): Set<string> => {
+    const found = new Set<string>();
+    const queue = [...targets];
+    while (queue.length > 0) {
+        const target = queue.pop();
+        for (const edge of graph.edges) {
+            if (edge.target === target && !found.has(edge.source) && !targets.includes(edge.source)) {
+                found.add(edge.source);
+                queue.push(edge.source);
+            }
+        }
+    }
+
+    return found;
+};
+
 /**
  * A retry run (POST …/runs/{runId}/retry): instead of executing the graph again, it sends the e-mails
  * that failed in the retried run, exactly as they were rendered then, under the same element indexes.
  * Its OUTPUT nodes report what they sent, and as `unknownOutcome` how many rows they left out because
  * a copy with an unknown outcome may have arrived (`unknown`, by node), with those whose outcome became
- * unknown as this run sent them (no failures either); every other node is SKIPPED. Same
+ * unknown as this run sent them (no failures either). It sends as a run's OUTPUT node does, up to
+ * `ports.mailConcurrency` e-mails at once. Its `totalRows` are the rows it retried; the nodes feeding
+ * a retried OUTPUT node show SUCCESS with `{reused: true}` (their work was done in the retried run);
+ * every other node is SKIPPED. Same
  * contract as executeRun, so the worker treats it like any run (leases, cancel, hand-back, watchdog,
  * delivery records).
  */
@@ -23,20 +43,25 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
     }
 
     const leftOutTotal = [...unknown.values()].reduce((sum, n) => sum + n, 0);
-    const result: RunResult = { totalRows: 0, filteredOut: 0, emailsSent: 0, ...(leftOutTotal > 0 ? { unknownOutcome: leftOutTotal } : {}) };
+    // The rows it retried are the rows that entered this run.
+    const result: RunResult = { totalRows: rows.length, filteredOut: 0, emailsSent: 0, ...(leftOutTotal > 0 ? { unknownOutcome: leftOutTotal } : {}) };
     const leftOut = (nodeId: string, more = 0) => {
         const count = (unknown.get(nodeId) ?? 0) + more;
         return count > 0 ? { unknownOutcome: count } : {};
     };
+    // The nodes feeding a retried OUTPUT node did their work in the retried run: their rows come
+    // rendered from its records. They show as done (`reused`), not as skipped.
+    const feeding = upstreamOf(graph, [...byNode.keys()]);
+    const now = new Date();
     const states: NodeState[] = graph.nodes.map((node) => ({
         nodeId: node.id,
         type: node.type,
-        status: byNode.has(node.id) ? 'PENDING' : 'SKIPPED',
+        status: byNode.has(node.id) ? 'PENDING' : feeding.has(node.id) ? 'SUCCESS' : 'SKIPPED',
         error: null,
-        startedAt: null,
-        completedAt: null,
+        startedAt: feeding.has(node.id) ? now : null,
+        completedAt: feeding.has(node.id) ? now : null,
         // A node with nothing to send says so when it left rows out: the user would look for them.
-        output: !byNode.has(node.id) && unknown.has(node.id) ? { emailsSent: 0, ...leftOut(node.id) } : null
+        output: feeding.has(node.id) ? { reused: true } : !byNode.has(node.id) && unknown.has(node.id) ? { emailsSent: 0, ...leftOut(node.id) } : null
     }));
     let cancelled = false;
     for (const state of states) {
@@ -58,47 +83,56 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
         let sent = 0;
         /** Sent by this run, and whose outcome became unknown (see Ports.sendMail). */
         let maybe = 0;
-        const failures: string[] = [];
+        const failures: { index: number; message: string }[] = [];
         const ctx = { nodeId: state.nodeId, signal: signal ?? new AbortController().signal };
         const isSuppressed = retrySuppression(ports, state.nodeId, items, ctx);
         let suppressed = 0;
-        for (const [position, row] of items.entries()) {
-            if (signal?.aborted) {
-                cancelled = true;
-                break;
-            }
-
-            try {
-                // Suppressed since (unsubscribed, or bounced by the very failure retried): not sent again.
-                if (await isSuppressed(position)) {
-                    suppressed++;
-                    result.suppressed = (result.suppressed ?? 0) + 1;
-                    continue;
-                }
-
-                const answer = await ports.sendMail(row.content, { nodeId: row.node_id, index: row.element_index }, { nodeId: row.node_id, signal: signal ?? new AbortController().signal });
-                if (answer === 'unknown') {
-                    maybe++;
-                    result.unknownOutcome = (result.unknownOutcome ?? 0) + 1;
-                    continue;
-                }
-
-                sent++;
-                result.emailsSent++;
-            } catch (err) {
-                if (signal?.aborted) {
+        // As a run's OUTPUT node does: up to mailConcurrency e-mails in flight, each with its own
+        // retries, so a row still refused for a while holds up only its own lane.
+        let next = 0;
+        const lane = async () => {
+            while (next < items.length) {
+                if (cancelled || signal?.aborted) {
                     cancelled = true;
-                    break;
+                    return;
                 }
 
-                failures.push(`#${row.element_index}: ${errorMessage(err)}`);
+                const position = next++;
+                const row = items[position] as RetryRow;
+                try {
+                    // Suppressed since (unsubscribed, or bounced by the very failure retried): not sent again.
+                    if (await isSuppressed(position)) {
+                        suppressed++;
+                        result.suppressed = (result.suppressed ?? 0) + 1;
+                        continue;
+                    }
+
+                    const answer = await ports.sendMail(row.content, { nodeId: row.node_id, index: row.element_index }, { nodeId: row.node_id, signal: signal ?? new AbortController().signal });
+                    if (answer === 'unknown') {
+                        maybe++;
+                        result.unknownOutcome = (result.unknownOutcome ?? 0) + 1;
+                        continue;
+                    }
+
+                    sent++;
+                    result.emailsSent++;
+                } catch (err) {
+                    if (signal?.aborted) {
+                        cancelled = true;
+                        return;
+                    }
+
+                    failures.push({ index: row.element_index, message: `#${row.element_index}: ${errorMessage(err)}` });
+                }
             }
-        }
+        };
+        await Promise.all(Array.from({ length: Math.max(1, Math.min(ports.mailConcurrency ?? 1, items.length)) }, lane));
+        const listed = failures.sort((a, b) => a.index - b.index).map((failure) => failure.message);
 
         const error = cancelled
             ? `run cancelled after ${sent} of ${items.length} e-mails retried`
             : failures.length > 0
-              ? `${failures.length} of ${items.length} retried e-mails failed again: ${failures.slice(0, LISTED_FAILURES).join('; ')}${failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : ''}${maybe > 0 ? `. ${maybe} more may have arrived and are not counted as failed (a copy went out but its answer was never read)` : ''}`
+              ? `${failures.length} of ${items.length} retried e-mails failed again: ${listed.slice(0, LISTED_FAILURES).join('; ')}${failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : ''}${maybe > 0 ? `. ${maybe} more may have arrived and are not counted as failed (a copy went out but its answer was never read)` : ''}`
               : null;
         Object.assign(state, { status: error ? 'FAILED' : 'SUCCESS', error, completedAt: new Date(), output: { emailsSent: sent, ...leftOut(state.nodeId, maybe), ...(suppressed > 0 ? { suppressed } : {}) } });
         await notify(state);

@@ -1,0 +1,125 @@
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { RelayState } from '../src/mail/relay-state.js';
+import { SmtpPool } from '../src/mail/smtp-pool.js';
+import { startSmtpSink } from './smtp.js';
+
+// A relay that is stopped, or answers 421 to everything, pauses sending as a whole: no message spends
+// its own retry window meanwhile, and all go once the relay is back. Each message here may be retried
+// for 300 ms only; the outages last longer (several probes, 50 ms apart and doubling).
+
+const FROM = 'flowctl <no-reply@flowctl.test>';
+const retry = { attempts: 5, forMs: 300, delayMs: 20 };
+const mail = (i: number) => ({ from: FROM, to: `r${i}@outage.example.test`, subject: `Hi ${i}`, text: 'Hello' });
+
+/** Resolves after `count` failed probes of the relay. */
+const probes = async (relay: RelayState, count: number) => {
+    for (let i = 0; i < count; i++) {
+        await once(relay, 'probe');
+    }
+};
+
+describe('a relay that stops taking mail pauses sending; it does not fail the messages under way', () => {
+    const cleanups: (() => unknown)[] = [];
+    afterEach(async () => {
+        for (const cleanup of cleanups.splice(0).reverse()) {
+            await cleanup();
+        }
+    });
+
+    const setup = async (giveUpMs = 60_000) => {
+        const sink = await startSmtpSink();
+        const pool = new SmtpPool(sink.url, FROM, { maxConnections: 4, timeoutMs: 2000, relay: { giveUpMs, probeDelayMs: 50 } });
+        const changes: string[] = [];
+        pool.relay.on('change', (state: { condition: string }) => {
+            changes.push(state.condition);
+        });
+        cleanups.push(() => sink.close(), () => pool.close());
+        return { sink, pool, changes };
+    };
+
+    it('sends every message once a stopped relay is back, none failed meanwhile', async () => {
+        const { sink, pool, changes } = await setup();
+        sink.delay(20);
+        const sends = Array.from({ length: 40 }, (_, i) => pool.send(mail(i), { retry }).then(() => 'sent', (err: Error) => err.message));
+        await sink.waitFor(4);
+        const down = once(pool.relay, 'change');
+        await sink.stop();
+        await down;
+        await probes(pool.relay, 4);
+        expect(pool.relay.snapshot()).toMatchObject({ condition: 'down', since: expect.any(Date), nextTryAt: expect.any(Date) });
+        await sink.start();
+        expect(await Promise.all(sends)).toEqual(Array(40).fill('sent'));
+        expect(new Set(sink.messages.map((m) => m.to[0])).size).toBe(40);
+        // One change at a time (a reply read just as the relay stopped may bring it back for a moment).
+        expect(changes.slice(0, 2)).toEqual(['down', 'up']);
+        expect(changes.every((change, i) => change === (i % 2 === 0 ? 'down' : 'up'))).toBe(true);
+        expect(changes.at(-1)).toBe('up');
+    });
+
+    it('waits out a relay answering 421 to everything, and replaces the connections opened before', async () => {
+        const { sink, pool, changes } = await setup();
+        await pool.send(mail(0), { retry });
+        sink.refuseAll(421);
+        const sends = Array.from({ length: 20 }, (_, i) => pool.send(mail(i + 1), { retry }).then(() => 'sent', (err: Error) => err.message));
+        await probes(pool.relay, 4);
+        sink.refuseAll(null);
+        expect(await Promise.all(sends)).toEqual(Array(20).fill('sent'));
+        expect(sink.messages).toHaveLength(21);
+        expect(changes).toEqual(['down', 'up']);
+    });
+
+    it('treats a relay refusing every recipient with 4xx as down too', async () => {
+        const { sink, pool, changes } = await setup();
+        const addresses = Array.from({ length: 12 }, (_, i) => mail(i).to);
+        for (const address of addresses) {
+            sink.defer(address, 451);
+        }
+
+        const sends = addresses.map((_, i) => pool.send(mail(i), { retry }).then(() => 'sent', (err: Error) => err.message));
+        await once(pool.relay, 'change');
+        await probes(pool.relay, 4);
+        for (const address of addresses) {
+            sink.undefer(address);
+        }
+
+        expect(await Promise.all(sends)).toEqual(Array(12).fill('sent'));
+        expect(changes).toEqual(['down', 'up']);
+    });
+
+    it('keeps a 4xx for one recipient, while others pass, that row’s own retry', async () => {
+        const { sink, pool, changes } = await setup();
+        sink.defer(mail(0).to);
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => pool.send(mail(i), { retry }).then(() => 'sent', (err: Error) => err.message)));
+        expect(results[0]).toMatch(/450.*mailbox busy.*gave up after/);
+        expect(results.slice(1)).toEqual(Array(9).fill('sent'));
+        expect(changes).toEqual([]);
+    });
+
+    it('fails the waiting messages once the relay was down past its limit, naming since when; then probes again', async () => {
+        const { sink, pool } = await setup(400);
+        await pool.send(mail(0), { retry });
+        await sink.stop();
+        const results = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.send(mail(i + 1), { retry }).then(() => 'sent', (err: Error & { code?: string }) => err)));
+        for (const err of results) {
+            expect(err).toMatchObject({ code: 'ERELAYDOWN', message: expect.stringMatching(/has not taken mail since \d{4}-.*last reply: .*ECONNREFUSED/) });
+        }
+
+        // A message that may not wait (a request's sign-in code) fails at once while the relay is down,
+        // having probed it if a probe was due.
+        await expect(pool.send(mail(9))).rejects.toMatchObject({ code: expect.stringMatching(/^(ERELAYDOWN|ECONNREFUSED)$/) });
+        await sink.start();
+        // Later messages fail at once too, but for one per backoff, which probes the relay and finds it back.
+        let sent = false;
+        while (!sent) {
+            const { nextTryAt } = pool.relay.snapshot();
+            await sleep(Math.max(0, (nextTryAt?.getTime() ?? 0) - Date.now()));
+            sent = await pool.send(mail(10), { retry }).then(() => true, () => false);
+        }
+
+        expect(pool.relay.snapshot().condition).toBe('up');
+    });
+});

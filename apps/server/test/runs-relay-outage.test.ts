@@ -1,0 +1,99 @@
+import { once } from 'node:events';
+
+import Pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { loadConfig } from '../src/config.js';
+import type { RelayState } from '../src/mail/relay-state.js';
+import { createAccount } from './fixtures.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { newsletter, runsApi } from './run-fixtures.js';
+
+// A run whose relay stops mid-way: the OUTPUT node pauses as a whole and says why, the server logs the
+// relay going down and coming back once each, and every row is sent once it is back. Each e-mail may
+// be tried 3 times only (50 ms, then 100 ms apart): before, the e-mails under way used those up and failed.
+
+describe('runs: an outage of the relay pauses sending', () => {
+    let t: TestServer;
+    let api: ReturnType<typeof runsApi>;
+    const lines: { level: number; msg: string; lastReply?: string; error?: string }[] = [];
+    let relay: RelayState;
+
+    beforeAll(async () => {
+        const logger = Pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+        t = await startTestServer({ logger, config: { smtp: { ...loadConfig({}).smtp, connections: 2, retryAttempts: 3, retryDelayMs: 50, retryForMs: 60_000 } } });
+        api = runsApi(t, await createAccount(t));
+        relay = t.app.ctx.mailer.relay as RelayState;
+    });
+    afterAll(() => t.close());
+
+    const workflow = async (domain: string, count: number) => {
+        const recipients = Array.from({ length: count }, (_, i) => `r${i}@${domain}`);
+        const csv = ['name,email,age', ...recipients.map((email, i) => `R${i},${email},${20 + i}`)].join('\n');
+        return { recipients, workflowId: await api.workflow(newsletter(await api.upload(csv), 'age > 0')) };
+    };
+
+    it('holds the OUTPUT node while the relay is stopped, says so, and sends every row once it is back', async () => {
+        const { recipients, workflowId } = await workflow('pause.example.test', 30);
+        t.smtp.delay(20);
+        const before = t.smtp.messages.length;
+        const runId = await api.enqueue(workflowId);
+        await t.smtp.waitFor(before + 3);
+        const down = once(relay, 'change');
+        await t.smtp.stop();
+        await down;
+        const held = await api.waitFor(runId, (run) => typeof api.node(run, 'send').output?.waiting === 'string');
+        expect(api.node(held, 'send')).toMatchObject({ status: 'RUNNING', output: { waiting: expect.stringMatching(/^relay unreachable since \d\d:\d\d:\d\dZ, next try in \d+ s \(last reply: .*ECONNREFUSED/) } });
+        for (let i = 0; i < 4; i++) {
+            await once(relay, 'probe');
+        }
+
+        await t.smtp.start();
+        t.smtp.delay(0);
+        const run = await api.waitFor(runId);
+        expect(run).toMatchObject({ status: 'SUCCESS', result: { totalRows: 30, emailsSent: 30 } });
+        expect(api.node(run, 'send').output?.waiting).toBeUndefined();
+        const received = new Set(t.smtp.messages.filter((m) => m.to[0]?.endsWith('@pause.example.test')).map((m) => m.to[0]));
+        expect([...received].sort()).toEqual([...recipients].sort());
+
+        const warnings = lines.filter((line) => line.level === 40 && /mail relay/.test(line.msg)).map((line) => line.msg);
+        expect(warnings[0]).toMatch(/^mail relay down/);
+        expect(warnings.at(-1)).toMatch(/^mail relay back/);
+        expect(lines.find((line) => /mail relay down/.test(line.msg))?.lastReply).toMatch(/ECONNREFUSED/);
+
+        const metrics = (await t.request({ method: 'GET', url: '/metrics' })).payload;
+        expect(metrics).toMatch(/flowctl_emails_total\{outcome="sent"\} [1-9]/);
+        expect(metrics).toMatch(/flowctl_smtp_replies_total\{class="none"\} [1-9]/);
+        expect(metrics).toMatch(/flowctl_email_send_seconds_count [1-9]/);
+    });
+
+});
+
+describe('runs: a relay down past SMTP_RETRY_FOR_MS', () => {
+    let t: TestServer;
+    let api: ReturnType<typeof runsApi>;
+    const lines: { level: number; msg: string; error?: string }[] = [];
+
+    beforeAll(async () => {
+        const logger = Pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+        t = await startTestServer({ logger, config: { smtp: { ...loadConfig({}).smtp, connections: 2, retryDelayMs: 50, retryForMs: 800 } } });
+        api = runsApi(t, await createAccount(t));
+    });
+    afterAll(() => t.close());
+
+    it('fails the run, every row left to retry and the error naming the relay; its retry sends them once the relay is back', async () => {
+        const recipients = Array.from({ length: 6 }, (_, i) => `r${i}@gone.example.test`);
+        const csv = ['name,email,age', ...recipients.map((email, i) => `R${i},${email},${20 + i}`)].join('\n');
+        const workflowId = await api.workflow(newsletter(await api.upload(csv), 'age > 0'));
+        await t.smtp.stop();
+        const failed = await api.run(workflowId);
+        expect(failed).toMatchObject({ status: 'FAILED', result: { emailsSent: 0 } });
+        expect(api.node(failed, 'send').error).toMatch(/^6 of 6 e-mails failed: #0: .*the mail relay has not taken mail since .*ECONNREFUSED/);
+        expect(lines.some((line) => line.level === 40 && line.msg === 'run failed' && /mail relay/.test(line.error ?? ''))).toBe(true);
+
+        await t.smtp.start();
+        const retry = await api.waitFor((await api.call('POST', `/api/workflows/runs/${failed.runId}/retry`)).json.runId);
+        expect(retry).toMatchObject({ status: 'SUCCESS', result: { totalRows: 6, emailsSent: 6 } });
+        expect(t.smtp.messages.map((m) => m.to[0]).sort()).toEqual([...recipients].sort());
+    });
+});
