@@ -21,7 +21,7 @@ const buildProgram = (version: string, io: Io, state: { ctx?: Ctx }): Command =>
         .version(version, '-V, --version', 'print the version')
         .addOption(new Option('--json', 'print one JSON document on stdout and nothing else'))
         .addOption(new Option('--api-url <url>', 'the flowctl server (default: the profile\'s, FLOWCTL_API_URL, or http://127.0.0.1:3000)'))
-        .addOption(new Option('--profile <name>', 'which saved sign-in to use').default('default'))
+        .addOption(new Option('--profile <name>', 'which saved sign-in to use').env('FLOWCTL_PROFILE').default('default'))
         .showHelpAfterError('(run the command with --help for usage)')
         // Every subcommand's --help also lists --json, --api-url and --profile (copied to each subcommand).
         .configureHelp({ showGlobalOptions: true })
@@ -40,6 +40,7 @@ Examples:
 Environment:
   FLOWCTL_API_URL   the server, over the profile's (an explicit --api-url wins)
   FLOWCTL_TOKEN     a personal API token (flowctl tokens create), over any saved sign-in: for CI
+  FLOWCTL_PROFILE   the saved sign-in to use when --profile is not given (default: default)
   NO_COLOR          no colours
 
 Workflows are named by id (wf_…) or by their whole name, exactly as written (quote it).

@@ -24,8 +24,8 @@ export const register: Register = (program, ctx) => {
             }
 
             const api = await client(c);
-            const { uploadAndRemember } = await import('../uploads.js');
-            const upload = await uploadAndRemember(c, api, file);
+            const { uploadWithProgress } = await import('../uploads.js');
+            const upload = await uploadWithProgress(c, api, file);
             emit(c.io, upload, () => [
                 `${green(c.io, '✓')} uploaded ${inline(`${upload.filename}: ${upload.rows} rows, columns ${upload.columns.join(', ')}`)}`,
                 `uploadId ${upload.uploadId}`

@@ -352,6 +352,8 @@ export interface paths {
         /**
          * List uploads, newest first
          * @description 50 per page by default, at most 500. The next page's address is in the Link header (rel="next").
+         *
+         *     With `sha256`, only uploads of those bytes: how a client asks whether the server already has a file without sending it.
          */
         get: operations["getUploads"];
         put?: never;
@@ -360,6 +362,8 @@ export interface paths {
          * @description multipart/form-data with the file in a field named 'file'. The file must be UTF-8 with a header row of unique, non-empty column names, and the same number of fields on every row.
          *
          *     It is checked while it streams in; on any problem nothing is kept. At most 50 MiB.
+         *
+         *     The same bytes under the same name as an upload the account already has answer 200 with that upload (its `uploadId`), and keep no second copy: applying unchanged files from a fresh machine creates nothing. A new upload answers 201. A deleted upload is not matched.
          *
          *     The file's name (the part's `filename`, or `filename*`) is kept without any folder path, up to 255 characters. A name with a control character (ESC, CSI, BEL, a line break, tab), a bidi control (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) or another invisible format character (zero-width space, soft hyphen, BOM…) is refused with 400: it would show as another name. ZWNJ and ZWJ are kept. Names stored by earlier versions with such characters are shown with each one written as `<U+202E>`.
          */
@@ -3539,6 +3543,8 @@ export interface operations {
                 /** @description From the Link header of the previous page */
                 cursor?: string;
                 limit?: number;
+                /** @description Hex SHA-256 of a file: list only uploads of those bytes */
+                sha256?: string;
             };
             header?: never;
             path?: never;
@@ -3570,6 +3576,8 @@ export interface operations {
                         filename: string;
                         /** @description Data rows, the header row excluded */
                         rows: number;
+                        /** @description Hex SHA-256 of the bytes; null for uploads stored before the server kept it */
+                        sha256: string | null;
                         sizeBytes: number;
                         uploadId: string;
                     }[];
@@ -3669,6 +3677,35 @@ export interface operations {
         };
         responses: {
             /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Column names from the header row, trimmed */
+                        columns: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        filename: string;
+                        /** @description Data rows, the header row excluded */
+                        rows: number;
+                        /** @description Hex SHA-256 of the bytes; null for uploads stored before the server kept it */
+                        sha256: string | null;
+                        sizeBytes: number;
+                        uploadId: string;
+                    };
+                };
+            };
+            /** @description Success */
             201: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3690,6 +3727,8 @@ export interface operations {
                         filename: string;
                         /** @description Data rows, the header row excluded */
                         rows: number;
+                        /** @description Hex SHA-256 of the bytes; null for uploads stored before the server kept it */
+                        sha256: string | null;
                         sizeBytes: number;
                         uploadId: string;
                     };
@@ -3853,6 +3892,8 @@ export interface operations {
                         filename: string;
                         /** @description Data rows, the header row excluded */
                         rows: number;
+                        /** @description Hex SHA-256 of the bytes; null for uploads stored before the server kept it */
+                        sha256: string | null;
                         sizeBytes: number;
                         uploadId: string;
                     };
