@@ -12,7 +12,7 @@ import * as uploads from './commands/uploads.js';
 import * as workflows from './commands/workflows.js';
 import type { Ctx } from './context.js';
 import { CliError, EXIT } from './errors.js';
-import { createIo, type Io, reportError } from './io.js';
+import { createIo, type Format, type Io, reportError } from './io.js';
 import { toCliError } from './sdk-errors.js';
 
 const buildProgram = (version: string, io: Io, state: { ctx?: Ctx }): Command => {
@@ -20,6 +20,7 @@ const buildProgram = (version: string, io: Io, state: { ctx?: Ctx }): Command =>
         .description('Sign in, upload CSVs, apply YAML workflows, and run and watch them: at a terminal or in CI.')
         .version(version, '-V, --version', 'print the version')
         .addOption(new Option('--json', 'print one JSON document on stdout and nothing else'))
+        .addOption(new Option('-o, --output <format>', 'json: as --json; yaml: the same document as YAML').choices(['json', 'yaml']))
         .addOption(new Option('--api-url <url>', 'the flowctl server (default: the profile\'s, FLOWCTL_API_URL, or http://127.0.0.1:3000)'))
         .addOption(new Option('--profile <name>', 'which saved sign-in to use').env('FLOWCTL_PROFILE').default('default'))
         .showHelpAfterError('(run the command with --help for usage)')
@@ -65,8 +66,22 @@ Exit codes: 0 success · 1 the run ended FAILED or CANCELLED, or a request faile
     return program;
 };
 
+/** `--json`, `-o json|yaml`, `--output=yaml`, `-oyaml`: read before parsing, as errors of parsing need it too. */
+export const outputFormat = (argv: string[]): Format | null => {
+    let format: Format | null = null;
+    argv.forEach((arg, i) => {
+        const value = arg === '-o' || arg === '--output' ? argv[i + 1] : /^(?:--output=|-o)(.+)$/.exec(arg)?.[1];
+        if (value === 'json' || value === 'yaml') {
+            format = value;
+        }
+    });
+    return argv.includes('--json') ? 'json' : format;
+};
+
 export const main = async (argv: string[], version: string): Promise<number> => {
-    const io = createIo(argv.includes('--json'));
+    const format = outputFormat(argv);
+    const yaml = format === 'yaml' ? (await import('yaml')).stringify : undefined;
+    const io = createIo(format, process.env, yaml ? (value) => yaml(value, { lineWidth: 0 }) : undefined);
     const state: { ctx?: Ctx } = {};
     const program = buildProgram(version, io, state);
     try {
@@ -79,7 +94,7 @@ export const main = async (argv: string[], version: string): Promise<number> => 
             }
 
             if (io.json) {
-                io.out(JSON.stringify({ error: { message: err.message.replace(/^error: /, ''), exitCode: EXIT.usage } }, null, 2));
+                io.out(io.doc({ error: { message: err.message.replace(/^error: /, ''), exitCode: EXIT.usage } }));
             }
 
             return EXIT.usage;

@@ -55,6 +55,8 @@ type RunDetailBody = ResponseBody<'/api/workflows/runs/{runId}', 'get', 200>;
 export type RunNode = Omit<RunDetailBody['nodes'][number], 'type'> & { type: NodeType };
 export type Run = Omit<RunDetailBody, 'nodes'> & { nodes: RunNode[] };
 export type RunSummary = ResponseBody<'/api/workflows/{workflowId}/runs', 'get', 200>[number];
+/** A run in the account's list across workflows (`client.runs.recent()`). */
+export type RecentRun = ResponseBody<'/api/runs', 'get', 200>[number];
 export type NodeOutputPage = ResponseBody<'/api/workflows/runs/{runId}/nodes/{nodeId}/output', 'get', 200>;
 
 // Routes the server does not describe yet (other work in progress); typed here until they are generated.

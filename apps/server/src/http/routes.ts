@@ -6,6 +6,7 @@ import { googleRoutes } from '../routes/google.js';
 import { metricsRoutes } from '../routes/metrics.js';
 import { openApiRoutes } from '../routes/openapi.js';
 import { previewRoutes } from '../routes/preview.js';
+import { recentRunRoutes } from '../routes/recent-runs.js';
 import { runRoutes } from '../routes/runs.js';
 import { settingsRoutes } from '../routes/settings.js';
 import { systemRoutes } from '../routes/system.js';
@@ -27,6 +28,7 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] =>
     ...uploadRoutes(ctx, services),
     ...workflowRoutes(services),
     ...runRoutes(services),
+    ...recentRunRoutes(services),
     ...previewRoutes(services),
     ...googleRoutes(services)
     ]);

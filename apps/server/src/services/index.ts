@@ -5,6 +5,7 @@ import { type ApiTokensService, createApiTokensService } from './api-tokens.js';
 import { createIdempotencyService, type IdempotencyService } from './idempotency.js';
 import { createOwnershipService, type OwnershipService } from './ownership.js';
 import { createPreviewService, type PreviewService } from './preview.js';
+import { createRecentRunsService, type RecentRunsService } from './recent-runs.js';
 import { createRunsService, type RunsService } from './runs.js';
 import { createUploadsService, type UploadsService } from './uploads.js';
 import { createWorkflowsService, type WorkflowsService } from './workflows.js';
@@ -18,6 +19,7 @@ export type Services = {
     idempotency: IdempotencyService;
     ownership: OwnershipService;
     preview: PreviewService;
+    recentRuns: RecentRunsService;
     runs: RunsService;
     uploads: UploadsService;
     workflows: WorkflowsService;
@@ -34,6 +36,7 @@ export const createServices = (ctx: Context): Services => {
         apiTokens: createApiTokensService(ctx),
         idempotency: createIdempotencyService(ctx),
         ownership: createOwnershipService(ctx),
+        recentRuns: createRecentRunsService(ctx),
         // A page of a DATA_SOURCE's or FILTER's output is read again from its rows.
         runs: createRunsService(ctx, { uploads, google }),
         uploads,

@@ -7,13 +7,13 @@ import type { Ctx, Register } from '../context.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { bold, dim, emit, green, type Io } from '../io.js';
 import { findWorkflow } from '../resolve.js';
+import { plural } from '../plural.js';
 import { inline } from '../visible.js';
 import { nodeLine } from '../watch.js';
 import { examples } from './help.js';
 
 const BODY_INDENT = '  ';
 const n = (value: number): string => value.toLocaleString('en-US');
-const plural = (count: number, one: string, many = `${one}s`) => `${n(count)} ${count === 1 ? one : many}`;
 
 /** HTML as a mail reader without HTML shows it: tags gone, block ends as line breaks, entities read. */
 export const htmlAsText = (html: string): string =>

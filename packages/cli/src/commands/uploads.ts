@@ -6,6 +6,7 @@ import type { Register } from '../context.js';
 import { usageError } from '../errors.js';
 import { emit, green, table } from '../io.js';
 import { allOf, orNotFound } from '../resolve.js';
+import { plural } from '../plural.js';
 import { inline } from '../visible.js';
 import { examples } from './help.js';
 
@@ -27,7 +28,7 @@ export const register: Register = (program, ctx) => {
             const { uploadWithProgress } = await import('../uploads.js');
             const upload = await uploadWithProgress(c, api, file);
             emit(c.io, upload, () => [
-                `${green(c.io, '✓')} uploaded ${inline(`${upload.filename}: ${upload.rows} rows, columns ${upload.columns.join(', ')}`)}`,
+                `${green(c.io, '✓')} uploaded ${inline(`${upload.filename}: ${plural(upload.rows, 'row')}, columns ${upload.columns.join(', ')}`)}`,
                 `uploadId ${upload.uploadId}`
             ]);
         });
@@ -57,7 +58,7 @@ export const register: Register = (program, ctx) => {
             const c = ctx();
             const api = await client(c);
             const upload = await orNotFound(api.uploads.retrieve(uploadId), ...notFound(uploadId));
-            emit(c.io, upload, () => [inline(`${upload.uploadId}  ${upload.filename}`), inline(`${upload.rows} rows · ${upload.sizeBytes} bytes · created ${upload.createdAt}`), `columns: ${inline(upload.columns.join(', '))}`]);
+            emit(c.io, upload, () => [inline(`${upload.uploadId}  ${upload.filename}`), inline(`${plural(upload.rows, 'row')} · ${plural(upload.sizeBytes, 'byte')} · created ${upload.createdAt}`), `columns: ${inline(upload.columns.join(', '))}`]);
         });
 
     uploads

@@ -1,6 +1,6 @@
 // workflows create|list|get|rm, and apply.
 import type { WorkflowCreated } from '@flowctl/sdk';
-import { Option } from 'commander';
+import type { Command } from 'commander';
 
 import type { Applied } from '../apply.js';
 import { client } from '../client.js';
@@ -105,23 +105,17 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
 
     workflows
         .command('get')
-        .description('show a workflow; -o yaml prints a file `flowctl apply` takes back')
+        .description('show a workflow; -o yaml (or -o json) prints it as a file `flowctl apply` takes back, --json as the API answers it')
         .argument('<workflow>', 'its id, or its whole name (exact, case included)')
-        .addOption(new Option('-o, --output <format>', 'yaml or json: the workflow as a file').choices(['yaml', 'json']))
         .addHelpText('after', examples('flowctl workflows get wf_abc', 'flowctl workflows get "Newsletter to subscribers over 30" -o yaml > newsletter.yaml'))
-        .action(async (ref: string, opts: { output?: 'yaml' | 'json' }) => {
+        .action(async (ref: string, _opts: unknown, command: Command) => {
             const c = ctx();
             const api = await client(c);
             const workflow = await findWorkflow(api, ref);
             const file = { name: workflow.name, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}), graph: workflow.graph };
-            if (opts.output === 'yaml' && !c.io.json) {
-                const { stringify } = await import('yaml');
-                c.io.out(stringify(file, { lineWidth: 0 }));
-                return;
-            }
-
-            if (opts.output === 'json' && !c.io.json) {
-                c.io.out(JSON.stringify(file, null, 2));
+            // -o prints the workflow as a file; --json (which wins over -o) as the API answers it.
+            if (command.optsWithGlobals<{ json?: boolean }>().json !== true && c.io.format !== null) {
+                c.io.out(c.io.doc(file));
                 return;
             }
 

@@ -342,6 +342,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's recent runs across its workflows, newest first
+         * @description 50 per page by default, at most 500. The next page's address is in the Link header (rel="next").
+         *
+         *     One workflow's runs: GET /api/workflows/{workflowId}/runs. A run with its nodes: GET /api/workflows/runs/{runId}.
+         */
+        get: operations["getRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -739,6 +761,11 @@ export interface operations {
                             baseUrl: string | null;
                             /** @description Model calls in flight per AI node at most; null: the server's AI_CONCURRENCY */
                             concurrency: number | null;
+                            /**
+                             * @description Whose key AI nodes use: the account's, the server's own (its OPENAI_API_KEY, when the account set none), or none (AI nodes fail)
+                             * @enum {string}
+                             */
+                            keyInUse: "account" | "server" | "none";
                             model: string | null;
                         };
                     };
@@ -867,6 +894,11 @@ export interface operations {
                             baseUrl: string | null;
                             /** @description Model calls in flight per AI node at most; null: the server's AI_CONCURRENCY */
                             concurrency: number | null;
+                            /**
+                             * @description Whose key AI nodes use: the account's, the server's own (its OPENAI_API_KEY, when the account set none), or none (AI nodes fail)
+                             * @enum {string}
+                             */
+                            keyInUse: "account" | "server" | "none";
                             model: string | null;
                         };
                     };
@@ -3461,6 +3493,134 @@ export interface operations {
                         /** @description The linked Google account; absent when not connected */
                         email?: string;
                     };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRuns: {
+        parameters: {
+            query?: {
+                /** @description From the Link header of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"`: the address of the next page, absent on the last one */
+                    Link?: string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        completedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description From start to end (to now while running); null before it starts */
+                        durationMs: number | null;
+                        /** @description Null before the run has figures */
+                        emailsSent: number | null;
+                        retryOf: string | null;
+                        runId: string;
+                        /** Format: date-time */
+                        startedAt: string | null;
+                        /** @enum {string} */
+                        status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /**
+                         * @description `manual`: enqueued through the API (CLI, SDK); `retry`: a retry of `retryOf`
+                         * @enum {string}
+                         */
+                        trigger: "manual" | "retry";
+                        workflowId: string;
+                        workflowName: string;
+                    }[];
                 };
             };
             /** @description Invalid input: `message` says what to fix, `details` lists each field */

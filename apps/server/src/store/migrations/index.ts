@@ -16,6 +16,7 @@ import { sql as leaseVitals } from './015-lease-vitals.js';
 import { sql as apiTokenSessions } from './016-api-token-sessions.js';
 import { sql as aiPreviewReplies } from './017-ai-preview-replies.js';
 import { sql as uploadSha256 } from './030-upload-sha256.js';
+import { sql as runsAccountRecent } from './031-runs-account-recent.js';
 
 export interface Migration {
     id: number;
@@ -40,5 +41,6 @@ export const migrations: Migration[] = [
     { id: 15, name: '015-lease-vitals', sql: leaseVitals },
     { id: 16, name: '016-api-token-sessions', sql: apiTokenSessions },
     { id: 17, name: '017-ai-preview-replies', sql: aiPreviewReplies },
-    { id: 30, name: '030-upload-sha256', sql: uploadSha256 }
+    { id: 30, name: '030-upload-sha256', sql: uploadSha256 },
+    { id: 31, name: '031-runs-account-recent', sql: runsAccountRecent }
 ];
