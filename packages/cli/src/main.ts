@@ -11,6 +11,7 @@ import * as tokens from './commands/tokens.js';
 import * as uploads from './commands/uploads.js';
 import * as workflows from './commands/workflows.js';
 import type { Ctx } from './context.js';
+import { examples } from './commands/help.js';
 import { CliError, EXIT } from './errors.js';
 import { createIo, type Format, type Io, reportError } from './io.js';
 import { toCliError } from './sdk-errors.js';
@@ -31,13 +32,6 @@ const buildProgram = (version: string, io: Io, state: { ctx?: Ctx }): Command =>
         .addHelpText(
             'after',
             `
-Examples:
-  $ flowctl register --email me@example.com --full-name "Me"
-  $ flowctl login
-  $ flowctl preview -f examples/workflows/newsletter.yaml
-  $ flowctl apply -f examples/workflows/
-  $ flowctl run "Newsletter to subscribers over 30" --watch
-
 Environment:
   FLOWCTL_API_URL   the server, over the profile's (an explicit --api-url wins)
   FLOWCTL_TOKEN     a personal API token (flowctl tokens create), over any saved sign-in: for CI
@@ -47,7 +41,8 @@ Environment:
 Workflows are named by id (wf_…) or by their whole name, exactly as written (quote it).
 
 Exit codes: 0 success · 1 the run ended FAILED or CANCELLED, or a request failed · 2 usage error ·
-3 not signed in or token rejected · 4 --watch timed out · 130 interrupted (Ctrl-C)`
+3 not signed in or token rejected · 4 --watch timed out · 130 interrupted (Ctrl-C)
+${examples('flowctl preview -f examples/workflows/newsletter.yaml', 'flowctl apply -f examples/workflows/', 'flowctl run "Newsletter to subscribers over 30" --watch', 'flowctl runs list')}`
         );
 
     const ctx = (): Ctx => {

@@ -148,7 +148,7 @@ export const createGoogleService = (ctx: Context, api: GoogleApi = createGoogleA
         async connectUrl(accountId) {
             if (!clientId || !clientSecret || !redirectUri) {
                 throw Boom.serverUnavailable(
-                    'Google is not configured on this server: set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI (see the README, "Google Drive")'
+                    'Google is not configured on this server: set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI (see docs/configuration.md, "Google Drive")'
                 );
             }
 

@@ -70,7 +70,8 @@ export const register: Register = (program, ctx) => {
             await watchRun(c, api, enqueued.runId, { workflow: workflow.name, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
         });
 
-    const runs = program.command('runs').alias('r').description('list, show, cancel, retry and watch runs');
+    const runs = program.command('runs').alias('r').description('list, show, cancel, retry and watch runs')
+        .addHelpText('after', examples('flowctl runs list', 'flowctl runs get run_abc'));
 
     runs.command('list')
         .alias('ls')

@@ -20,7 +20,8 @@ const keyLine = (ai: Settings['ai']): string => {
 };
 
 export const register: Register = (program, ctx) => {
-    const settings = program.command('settings').description('account settings: the AI key, model and endpoint');
+    const settings = program.command('settings').description('account settings: the AI key, model and endpoint')
+        .addHelpText('after', examples('flowctl settings get', 'flowctl settings ai set --model gpt-4o-mini'));
 
     settings
         .command('get')
@@ -44,13 +45,14 @@ export const register: Register = (program, ctx) => {
     settings
         .command('ai')
         .description('the language-model settings used by AI nodes')
+        .addHelpText('after', examples('flowctl settings ai set --model gpt-4o-mini'))
         .command('set')
         .description('set the AI model, API key (from stdin) or OpenAI-compatible base URL')
         .option('--model <name>', 'e.g. gpt-4o-mini')
         .option('--api-key-stdin', 'read the API key from stdin')
         .option('--base-url <url>', 'an OpenAI-compatible endpoint')
         .option('--concurrency <n>', "model calls in flight per AI node at most (below the server's AI_CONCURRENCY)")
-        .addHelpText('after', examples('printf %s "$OPENAI_API_KEY" | flowctl settings ai set --model gpt-4o-mini --api-key-stdin', 'flowctl settings ai set --base-url http://127.0.0.1:11434/v1'))
+        .addHelpText('after', examples('printf %s "$OPENAI_API_KEY" | flowctl settings ai set --model gpt-4o-mini --api-key-stdin', 'flowctl settings ai set --base-url https://api.openai.com/v1'))
         .action(async (opts: { model?: string; apiKeyStdin?: boolean; baseUrl?: string; concurrency?: string }) => {
             const c = ctx();
             if (!opts.model && !opts.apiKeyStdin && !opts.baseUrl && opts.concurrency === undefined) {

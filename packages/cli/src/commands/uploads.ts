@@ -17,7 +17,7 @@ export const register: Register = (program, ctx) => {
         .command('upload')
         .description('upload a CSV file (UTF-8, header row); prints its uploadId')
         .argument('<file>', 'the CSV file')
-        .addHelpText('after', examples('flowctl upload examples/contacts.csv', 'flowctl upload contacts.csv --json | jq -r .uploadId'))
+        .addHelpText('after', examples('flowctl upload examples/contacts.csv', 'flowctl upload examples/contacts.csv --json | jq -r .uploadId'))
         .action(async (file: string) => {
             const c = ctx();
             if (!Fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
@@ -33,12 +33,14 @@ export const register: Register = (program, ctx) => {
             ]);
         });
 
-    const uploads = program.command('uploads').description('list, show and remove uploaded CSV files');
+    const uploads = program.command('uploads').description('list, show and remove uploaded CSV files')
+        .addHelpText('after', examples('flowctl uploads list', 'flowctl uploads get upl_abc'));
 
     uploads
         .command('list')
         .alias('ls')
         .description('your uploads, newest first')
+        .addHelpText('after', examples('flowctl uploads list', 'flowctl uploads list -o json'))
         .action(async () => {
             const c = ctx();
             const api = await client(c);
@@ -53,6 +55,7 @@ export const register: Register = (program, ctx) => {
     uploads
         .command('get')
         .description("an upload's rows, columns and size")
+        .addHelpText('after', examples('flowctl uploads get upl_abc'))
         .argument('<uploadId>')
         .action(async (uploadId: string) => {
             const c = ctx();
@@ -65,6 +68,7 @@ export const register: Register = (program, ctx) => {
         .command('rm')
         .alias('delete')
         .description('delete an upload (refused while a workflow uses it)')
+        .addHelpText('after', examples('flowctl uploads rm upl_abc'))
         .argument('<uploadId>')
         .action(async (uploadId: string) => {
             const c = ctx();

@@ -40,10 +40,10 @@ export const register: Register = (program, ctx) => {
         .option('--dry-run', 'say what would change; change nothing')
         .addHelpText(
             'after',
-            `${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f newsletter.yaml --dry-run')}
-
+            `
 A DATA_SOURCE may say \`file: ./contacts.csv\` (relative to the YAML file): the file is uploaded
-and its uploadId filled in. An unchanged file is not uploaded again.`
+and its uploadId filled in. A file the server has already (same bytes, same name) is not sent again.
+${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/workflows/newsletter.yaml --dry-run')}`
         )
         .action(async (opts: { file: string[]; dryRun?: boolean }) => {
             const c = ctx();
@@ -54,13 +54,14 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             emit(c.io, { dryRun: Boolean(opts.dryRun), workflows: results }, () => appliedLines(results, Boolean(opts.dryRun)));
         });
 
-    const workflows = program.command('workflows').alias('workflow').description('create, list, show and remove workflows');
+    const workflows = program.command('workflows').alias('workflow').description('create, list, show and remove workflows')
+        .addHelpText('after', examples('flowctl workflows list', 'flowctl workflows get "Newsletter to subscribers over 30"'));
 
     workflows
         .command('create')
         .description('create workflows from YAML files (always new ones; `flowctl apply` updates by name)')
         .requiredOption('-f, --file <path...>', 'a workflow YAML file, or a folder of them')
-        .addHelpText('after', examples('flowctl workflows create -f newsletter.yaml'))
+        .addHelpText('after', examples('flowctl workflows create -f examples/workflows/two-sources.yaml'))
         .action(async (opts: { file: string[] }) => {
             const c = ctx();
             const files = await loadWorkflows(opts.file);
@@ -136,7 +137,7 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
         .description('delete a workflow and all its runs')
         .argument('<workflow>', 'its id, or its whole name (exact, case included)')
         .option('-y, --yes', 'do not ask for confirmation')
-        .addHelpText('after', examples('flowctl workflows rm wf_abc', 'flowctl workflows rm "Newsletter to subscribers over 30" --yes'))
+        .addHelpText('after', examples('flowctl workflows rm wf_abc', 'flowctl workflows rm wf_abc --yes'))
         .action(async (ref: string, opts: { yes?: boolean }) => {
             const c = ctx();
             const api = await client(c);
