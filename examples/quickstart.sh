@@ -32,8 +32,8 @@ flowctl apply -f examples/workflows/
 echo "5. run one and watch it to the end"
 flowctl run 'Newsletter to subscribers over 30' --watch
 
+echo "Signed in as profile '$FLOWCTL_PROFILE': add --profile $FLOWCTL_PROFILE to later commands, or export FLOWCTL_PROFILE=$FLOWCTL_PROFILE"
+
 echo "6. the e-mails it sent:"
 ls -t "$OUTBOX"/*.eml | head -3
-
-echo "Signed in as profile '$FLOWCTL_PROFILE': add --profile $FLOWCTL_PROFILE to later commands, or export FLOWCTL_PROFILE=$FLOWCTL_PROFILE"
 

@@ -1,4 +1,5 @@
 import type * as Hapi from '@hapi/hapi';
+import type { ServerRoute } from '@hapi/hapi';
 import Pino, { type Logger } from 'pino';
 
 import type { Config } from './config.js';
@@ -9,6 +10,18 @@ import { createMetricsRegistry } from './http/metrics.js';
 import { REDACT_PATHS } from './http/redact.js';
 import { createHttpServer } from './http/server.js';
 import { createMailer } from './mail/mailer.js';
+import { accountRoutes } from './routes/accounts.js';
+import { googleRoutes } from './routes/google.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { openApiRoutes } from './routes/openapi.js';
+import { previewRoutes } from './routes/preview.js';
+import { recentRunRoutes } from './routes/recent-runs.js';
+import { runRoutes } from './routes/runs.js';
+import { settingsRoutes } from './routes/settings.js';
+import { systemRoutes } from './routes/system.js';
+import { tokenRoutes } from './routes/tokens.js';
+import { uploadRoutes } from './routes/uploads.js';
+import { workflowRoutes } from './routes/workflows.js';
 import { loadSecrets } from './secrets.js';
 import { createServices, type Services } from './services/index.js';
 import { createBlobStore } from './store/blobs.js';
@@ -19,6 +32,22 @@ import { createRunChanges } from './store/run-changes.js';
 import { runDeps } from './worker/deps.js';
 import { createWorker, type Worker } from './worker/index.js';
 import { createRunQueue } from './worker/queue.js';
+
+/** Every route the API serves; each area keeps its schemas beside its routes in src/routes/. */
+const routeTable = (ctx: Context, services: Services): ServerRoute[] => [
+    ...systemRoutes(ctx),
+    ...metricsRoutes(ctx),
+    ...openApiRoutes(ctx),
+    ...accountRoutes(services),
+    ...settingsRoutes(services),
+    ...tokenRoutes(services),
+    ...uploadRoutes(ctx, services),
+    ...workflowRoutes(services),
+    ...runRoutes(services),
+    ...recentRunRoutes(services),
+    ...previewRoutes(services),
+    ...googleRoutes(services)
+];
 
 export interface AppOptions {
     logger?: Logger;
@@ -94,7 +123,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         runChanges
     };
     const services = createServices(ctx);
-    const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, { validateResponses: options.validateResponses ?? false });
+    const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, routeTable(ctx, services), { validateResponses: options.validateResponses ?? false });
     const worker: Worker | null = config.role === 'api' ? null : createWorker(ctx, runDeps(ctx, services));
 
     // Housekeeping that needs no one to wait for it; stop() lets it finish before closing the store.

@@ -128,7 +128,12 @@ describe('examples/quickstart.sh', () => {
             const bin = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'flowctl-bin-'));
             Fs.writeFileSync(Path.join(bin, 'flowctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
             const email = freshEmail('quickstart');
-            const env = cleanEnv(freshHome(), {
+            // A sign-in the user saved before: the script signs in under its own profile and leaves it alone.
+            const home = freshHome();
+            const saved = { profiles: { default: { apiUrl: 'https://flowctl.example.com', email: 'me@example.com', accessToken: 'a', refreshToken: 'r' } } };
+            Fs.mkdirSync(Path.join(home, 'flowctl'), { recursive: true });
+            Fs.writeFileSync(Path.join(home, 'flowctl', 'credentials.json'), JSON.stringify(saved));
+            const env = cleanEnv(home, {
                 FLOWCTL_API_URL: outboxServer.url,
                 FLOWCTL_DATA_DIR: dataDir,
                 EMAIL: email,
@@ -136,6 +141,8 @@ describe('examples/quickstart.sh', () => {
             });
             const script = await runExample('bash', [Path.join(EXAMPLES, 'quickstart.sh')], env);
             expect(script.code, `${script.stdout}\n${script.stderr}`).toBe(0);
+            expect(JSON.parse(Fs.readFileSync(Path.join(home, 'flowctl', 'credentials.json'), 'utf8')).profiles.default).toEqual(saved.profiles.default);
+            expect(script.stdout).toContain("Signed in as profile 'quickstart'");
 
             const outbox = Path.join(dataDir, 'outbox');
             const mails = await Promise.all(

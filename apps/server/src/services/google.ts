@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { createGoogleApi, type GoogleApi, type GoogleTokens } from '../google/api.js';
 import { decrypt, encrypt } from '../secrets.js';
 import { googleStore } from '../store/google.js';
-import { loadingBytes } from '../worker/budget.js';
+import { loadingBytes } from '../run-memory.js';
 import { CsvInspector, checkHeader, readCsvRows } from './csv.js';
 
 const STATE_TTL_MS = 10 * 60 * 1000;
