@@ -8,6 +8,7 @@ import type { Ctx } from './context.js';
 import { usageError } from './errors.js';
 import { checkUploadColumns, inWorkflowFile } from './graph-problems.js';
 import { allOf } from './resolve.js';
+import { sendable } from './sendable.js';
 import { type PlacedFile, placeFile } from './uploads.js';
 import type { WorkflowFile } from './workflow-file.js';
 import { inline } from './visible.js';
@@ -95,7 +96,7 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
         if (!id) {
             const created = dryRun
                 ? null
-                : await api.workflows.create({ name: workflow.name, graph, ...(webhookUrl ? { webhookUrl } : {}) }).catch(async (err: unknown) => {
+                : await api.workflows.create({ name: workflow.name, graph: sendable(graph), ...(webhookUrl ? { webhookUrl } : {}) }).catch(async (err: unknown) => {
                       throw await inWorkflowFile(workflow, err);
                   });
             results.push({ ...base, workflowId: created?.workflowId ?? null, action: dryRun ? 'would create' : 'created', changes: [] });
@@ -113,7 +114,7 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
         }
 
         if (!dryRun) {
-            await api.workflows.update(id, { graph, webhookUrl }).catch(async (err: unknown) => {
+            await api.workflows.update(id, { graph: sendable(graph), webhookUrl }).catch(async (err: unknown) => {
                 throw await inWorkflowFile(workflow, err);
             });
         }

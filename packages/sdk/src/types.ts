@@ -2,9 +2,19 @@
 // on the server shows up here at the next `npm run generate`. The graph is the engine's own type.
 import type { Graph, NodeType } from '@flowctl/engine';
 
+import type { GraphInput } from './generated/nodes.js';
 import type { paths } from './generated/openapi.js';
 
 export type { Edge, Graph, GraphNode, NodeDataByType, NodeStatus, NodeType, RunStatus, TerminalRunStatus } from '@flowctl/engine';
+export type {
+    AiNodeData,
+    DataSourceNodeData,
+    FilterNodeData,
+    GraphInput,
+    GraphNodeInput,
+    OutputNodeData,
+    TriggerNodeData
+} from './generated/nodes.js';
 export type { components, operations, paths } from './generated/openapi.js';
 
 type Operation<P extends keyof paths, M extends keyof paths[P]> = paths[P][M];
@@ -37,7 +47,8 @@ export type SettingsUpdate = RequestJson<'/api/account/settings', 'put'>;
 
 export type Upload = ResponseBody<'/api/uploads/{uploadId}', 'get', 200>;
 
-export type WorkflowCreateParams = WithGraph<RequestJson<'/api/workflows', 'post'>>;
+/** A graph sent is checked by type: a node's `type` decides its `data` (GraphInput, from the engine's rules). */
+export type WorkflowCreateParams = Omit<RequestJson<'/api/workflows', 'post'>, 'graph'> & { graph: GraphInput };
 export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
 export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
 export type Workflow = WithGraph<ResponseBody<'/api/workflows/{workflowId}', 'get', 200>>;
@@ -45,7 +56,7 @@ export type WorkflowSummary = WithGraph<ResponseBody<'/api/workflows', 'get', 20
 
 type PreviewParamsBody = NonNullable<RequestJson<'/api/workflows/{workflowId}/preview', 'post'>>;
 /** What to preview: `limit` e-mails per OUTPUT (1–20, default 3), an unsaved `graph`, `sendTestTo: "me"` for a test send. */
-export type PreviewParams = Omit<PreviewParamsBody, 'graph'> & { graph?: Graph };
+export type PreviewParams = Omit<PreviewParamsBody, 'graph'> & { graph?: GraphInput };
 /** What a run would send now, sending nothing: the first e-mails per OUTPUT, every node, and the counts. */
 export type Preview = ResponseBody<'/api/workflows/{workflowId}/preview', 'post', 200>;
 export type PreviewEmail = Preview['emails'][number];

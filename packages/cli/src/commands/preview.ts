@@ -7,6 +7,7 @@ import type { Ctx, Register } from '../context.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { bold, dim, emit, green, type Io } from '../io.js';
 import { findWorkflow } from '../resolve.js';
+import { sendable } from '../sendable.js';
 import { plural } from '../plural.js';
 import { inline } from '../visible.js';
 import { nodeLine } from '../watch.js';
@@ -118,7 +119,7 @@ export const register: Register = (program, ctx) => {
 
             const api = await client(c);
             const { workflow, graph } = await target(c, api, ref, opts.file);
-            const preview = await api.workflows.preview(workflow.id, { limit: rows, ...(graph ? { graph } : {}), ...(opts.sendTest ? { sendTestTo: 'me' as const } : {}) });
+            const preview = await api.workflows.preview(workflow.id, { limit: rows, ...(graph ? { graph: sendable(graph) } : {}), ...(opts.sendTest ? { sendTestTo: 'me' as const } : {}) });
             const me = opts.sendTest && !c.io.json ? (await api.auth.me()).email : null;
             emit(c.io, preview, () => previewLines(c.io, preview, me));
             // A node that fails would fail the run: say so in the exit code, as `run --watch` does.

@@ -9,6 +9,7 @@ import { usageError } from '../errors.js';
 import { bold, dim, emit, green, table } from '../io.js';
 import { canPrompt } from '../prompt.js';
 import { allOf, findWorkflow } from '../resolve.js';
+import { sendable } from '../sendable.js';
 import { inline } from '../visible.js';
 import { loadWorkflows } from '../workflow-file.js';
 import { examples } from './help.js';
@@ -78,7 +79,7 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
                 }
 
                 const answer = await api.workflows
-                    .create({ name: workflow.name, graph, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}) })
+                    .create({ name: workflow.name, graph: sendable(graph), ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}) })
                     .catch(async (err: unknown) => {
                         throw await inWorkflowFile(workflow, err);
                     });
