@@ -1,4 +1,5 @@
-import type { Graph, GraphInput } from '@flowctl/sdk';
+import type { Graph } from '@flowctl/engine';
+import type { GraphInput } from '@flowctl/sdk';
 
 /**
  * A workflow file's graph as the SDK sends it. loadWorkflows() checked it with the engine's own

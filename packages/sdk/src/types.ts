@@ -1,11 +1,11 @@
 // Request and response shapes, read from the generated OpenAPI types by path and method so that a change
 // on the server shows up here at the next `npm run generate`. The graph is the engine's own type.
-import type { Graph, NodeType } from '@flowctl/engine';
+import type { NodeType } from '@flowctl/engine';
 
 import type { GraphInput } from './generated/nodes.js';
 import type { paths } from './generated/openapi.js';
 
-export type { Edge, Graph, GraphNode, NodeDataByType, NodeStatus, NodeType, RunStatus, TerminalRunStatus } from '@flowctl/engine';
+export type { Edge, GraphNode, NodeDataByType, NodeStatus, NodeType, RunStatus, TerminalRunStatus } from '@flowctl/engine';
 export type {
     AiNodeData,
     DataSourceNodeData,
@@ -26,6 +26,9 @@ export type ResponseBody<P extends keyof paths, M extends keyof paths[P], S exte
 /** The JSON request body of `M P`. */
 export type RequestJson<P extends keyof paths, M extends keyof paths[P]> =
     Operation<P, M> extends { requestBody?: infer B } ? (NonNullable<B> extends { content: { 'application/json': infer J } } ? J : never) : never;
+
+/** A workflow's graph: each node's `type` decides its `data` (generated from the engine's node rules). */
+export type Graph = GraphInput;
 
 type WithGraph<T> = Omit<T, 'graph'> & { graph: Graph };
 
@@ -48,7 +51,7 @@ export type SettingsUpdate = RequestJson<'/api/account/settings', 'put'>;
 export type Upload = ResponseBody<'/api/uploads/{uploadId}', 'get', 200>;
 
 /** A graph sent is checked by type: a node's `type` decides its `data` (GraphInput, from the engine's rules). */
-export type WorkflowCreateParams = Omit<RequestJson<'/api/workflows', 'post'>, 'graph'> & { graph: GraphInput };
+export type WorkflowCreateParams = WithGraph<RequestJson<'/api/workflows', 'post'>>;
 export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
 export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
 export type Workflow = WithGraph<ResponseBody<'/api/workflows/{workflowId}', 'get', 200>>;
@@ -56,7 +59,7 @@ export type WorkflowSummary = WithGraph<ResponseBody<'/api/workflows', 'get', 20
 
 type PreviewParamsBody = NonNullable<RequestJson<'/api/workflows/{workflowId}/preview', 'post'>>;
 /** What to preview: `limit` e-mails per OUTPUT (1–20, default 3), an unsaved `graph`, `sendTestTo: "me"` for a test send. */
-export type PreviewParams = Omit<PreviewParamsBody, 'graph'> & { graph?: GraphInput };
+export type PreviewParams = Omit<PreviewParamsBody, 'graph'> & { graph?: Graph };
 /** What a run would send now, sending nothing: the first e-mails per OUTPUT, every node, and the counts. */
 export type Preview = ResponseBody<'/api/workflows/{workflowId}/preview', 'post', 200>;
 export type PreviewEmail = Preview['emails'][number];
