@@ -107,8 +107,13 @@ if (await client.connect().then(() => true, () => false)) throw new Error('Postg
 console.log('newcomer check: pid', owner.pid, 'listens on port', http, 'alone, and it does not speak PostgreSQL');
 "
 
-step "examples/quickstart.sh"
+step "examples/quickstart.sh, beside a sign-in the user saved before (which it must leave alone)"
+mkdir -p "$XDG_CONFIG_HOME/flowctl"
+saved='{"profiles":{"default":{"apiUrl":"https://flowctl.example.com","email":"me@example.com","accessToken":"a","refreshToken":"r"}}}'
+printf '%s\n' "$saved" >"$XDG_CONFIG_HOME/flowctl/credentials.json"
 EMAIL=newcomer@example.com examples/quickstart.sh </dev/null
+node -e "const c = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8')); if (JSON.stringify(c.profiles.default) !== JSON.stringify(JSON.parse(process.argv[2]).profiles.default)) process.exit(1)" \
+  "$XDG_CONFIG_HOME/flowctl/credentials.json" "$saved" || fail "examples/quickstart.sh replaced the saved default sign-in"
 sent=$(grep -l '^Subject: Hello ' "$FLOWCTL_DATA_DIR"/outbox/*.eml | wc -l)
 [ "$sent" -eq 3 ] || fail "the Quickstart's run should have sent 3 e-mails (subscribers over 30); the outbox has $sent"
 
@@ -121,11 +126,24 @@ npm install --no-audit --no-fund --prefer-offline "$cli_tgz" "$work"/flowctl-sdk
 [ ! -e node_modules/@flowctl/engine ] || fail "the engine should be bundled, not installed"
 
 # A personal API token, from the Quickstart's sign-in; from here on the token alone (the CI way).
-FLOWCTL_TOKEN=$(npx --no flowctl tokens create --name newcomer --json | node -p "JSON.parse(require('node:fs').readFileSync(0, 'utf8')).token")
+FLOWCTL_TOKEN=$(npx --no flowctl tokens create --profile quickstart --name newcomer --json | node -p "JSON.parse(require('node:fs').readFileSync(0, 'utf8')).token")
 export FLOWCTL_TOKEN
 rm -rf "$XDG_CONFIG_HOME"
 npx --no flowctl whoami | grep -q newcomer@example.com || fail "flowctl whoami with FLOWCTL_TOKEN does not name the account"
 npx --no flowctl runs list 'Newsletter to subscribers over 30' --json | grep -q '"SUCCESS"' || fail "flowctl runs list shows no successful run"
+
+# The CI recipe on fresh runners: the Quickstart applied examples/workflows/ already, so two machines with
+# empty config folders find every file on the server, and neither --dry-run nor apply changes anything.
+for runner in one two; do
+  export XDG_CONFIG_HOME="$work/runner-$runner"
+  for dry in --dry-run ''; do
+    changed=$(npx --no flowctl apply -f "$work/flowctl/examples/workflows/" $dry --json | node -p "
+      const r = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+      r.workflows.filter((w) => w.action !== 'unchanged' || w.uploads.some((u) => u.action !== 'unchanged')).map((w) => w.name + ': ' + w.action).join(', ')")
+    [ -z "$changed" ] || fail "apply $dry from a fresh config folder ($runner) changed: $changed"
+  done
+done
+step "apply of the examples from two fresh config folders changed nothing"
 
 node --input-type=module -e "
 import Flowctl from '@flowctl/sdk';

@@ -6,7 +6,11 @@ cd "$(dirname "$0")/.."
 export FLOWCTL_API_URL=${FLOWCTL_API_URL:-http://127.0.0.1:3000}
 OUTBOX=${FLOWCTL_DATA_DIR:-.flowctl}/outbox
 EMAIL=${EMAIL:-me-$RANDOM@example.com}
+# A profile of its own, so a sign-in you saved before is left as it was.
+export FLOWCTL_PROFILE=${FLOWCTL_PROFILE:-quickstart}
 flowctl() { npx --no flowctl "$@"; }
+
+echo "Signing in as profile '$FLOWCTL_PROFILE' (your other saved sign-ins are left alone)."
 
 echo "1. register $EMAIL"
 printf %s 'correct horse battery' | flowctl register --email "$EMAIL" --full-name 'Quick Start' --password-stdin
@@ -28,5 +32,8 @@ flowctl apply -f examples/workflows/
 echo "5. run one and watch it to the end"
 flowctl run 'Newsletter to subscribers over 30' --watch
 
+echo "Signed in as profile '$FLOWCTL_PROFILE': add --profile $FLOWCTL_PROFILE to later commands, or export FLOWCTL_PROFILE=$FLOWCTL_PROFILE"
+
 echo "6. the e-mails it sent:"
 ls -t "$OUTBOX"/*.eml | head -3
+

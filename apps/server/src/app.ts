@@ -1,4 +1,5 @@
 import type * as Hapi from '@hapi/hapi';
+import type { ServerRoute } from '@hapi/hapi';
 import Pino, { type Logger } from 'pino';
 
 import type { Config } from './config.js';
@@ -9,6 +10,22 @@ import { createMetricsRegistry } from './http/metrics.js';
 import { REDACT_PATHS } from './http/redact.js';
 import { createHttpServer } from './http/server.js';
 import { createMailer } from './mail/mailer.js';
+import { accountRoutes } from './routes/accounts.js';
+import { googleRoutes } from './routes/google.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { openApiRoutes } from './routes/openapi.js';
+import { deliveryRoutes } from './routes/deliveries.js';
+import { previewRoutes } from './routes/preview.js';
+import { revisionRoutes } from './routes/revisions.js';
+import { recentRunRoutes } from './routes/recent-runs.js';
+import { runRoutes } from './routes/runs.js';
+import { settingsRoutes } from './routes/settings.js';
+import { suppressionRoutes } from './routes/suppressions.js';
+import { systemRoutes } from './routes/system.js';
+import { tokenRoutes } from './routes/tokens.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
+import { uploadRoutes } from './routes/uploads.js';
+import { workflowRoutes } from './routes/workflows.js';
 import { loadSecrets } from './secrets.js';
 import { type BounceReceiver, startBounceReceiver } from './mail/bounces/receiver.js';
 import { createServices, type Services } from './services/index.js';
@@ -21,6 +38,26 @@ import { runDeps } from './worker/deps.js';
 import { createWorker, type Worker } from './worker/index.js';
 import { createRunQueue } from './worker/queue.js';
 import { SessionCache } from './services/session-cache.js';
+
+/** Every route the API serves; each area keeps its schemas beside its routes in src/routes/. */
+const routeTable = (ctx: Context, services: Services): ServerRoute[] => [
+    ...systemRoutes(ctx),
+    ...metricsRoutes(ctx),
+    ...openApiRoutes(ctx),
+    ...accountRoutes(services),
+    ...settingsRoutes(services),
+    ...tokenRoutes(services),
+    ...uploadRoutes(ctx, services),
+    ...workflowRoutes(services),
+    ...revisionRoutes(services),
+    ...runRoutes(services),
+    ...recentRunRoutes(services),
+    ...deliveryRoutes(services),
+    ...previewRoutes(services),
+    ...googleRoutes(services),
+    ...suppressionRoutes(services),
+    ...unsubscribeRoutes(services)
+];
 
 export interface AppOptions {
     logger?: Logger;
@@ -99,7 +136,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         sessions: new SessionCache(config.databaseUrl === null)
     };
     const services = createServices(ctx);
-    const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, { validateResponses: options.validateResponses ?? false });
+    const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, routeTable(ctx, services), { validateResponses: options.validateResponses ?? false });
     const worker: Worker | null = config.role === 'api' ? null : createWorker(ctx, runDeps(ctx, services));
 
     let bounces: BounceReceiver | null = null;

@@ -101,7 +101,7 @@ describe('GET /openapi.json', () => {
         expect(remove.responses['409']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' });
         expect(Object.keys(remove.responses['429']!.headers!)).toEqual(['x-request-id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
 
-        expect(Object.keys(op(doc, '/api/uploads', 'post')!.responses)).toEqual(['201', '400', '401', '408', '413', '415', '429', '503']);
+        expect(Object.keys(op(doc, '/api/uploads', 'post')!.responses)).toEqual(['200', '201', '400', '401', '408', '413', '415', '429', '503']);
         expect(op(doc, '/api/workflows', 'get')!.responses['200']!.headers).toHaveProperty('Link');
         expect(op(doc, '/api/workflows/{workflowId}/runs', 'get')!.responses['200']!.headers).toHaveProperty('Link');
         expect(op(doc, '/api/workflows/{workflowId}', 'get')!.responses['200']!.headers).not.toHaveProperty('Link');

@@ -19,7 +19,21 @@ describe('account settings', () => {
         const { headers } = await createAccount(t);
         const res = await get(headers);
         expect(res.statusCode).toBe(200);
-        expect(res.json).toEqual({ ai: { apiKeySet: false, apiKeyLast4: null, baseUrl: null, model: null, concurrency: null } });
+        expect(res.json).toEqual({ ai: { apiKeySet: false, apiKeyLast4: null, keyInUse: 'none', baseUrl: null, model: null, concurrency: null } });
+    });
+
+    it("says when AI nodes use the server's own key (OPENAI_API_KEY), and that the account's wins", async () => {
+        const keyed = await startTestServer({ config: { ai: { apiKey: 'sk-server-0123456789', baseUrl: null, model: null } } });
+        try {
+            const { headers } = await createAccount(keyed);
+            const before = await keyed.request({ method: 'GET', url: '/api/account/settings', headers });
+            expect(before.json.ai).toMatchObject({ apiKeySet: false, keyInUse: 'server' });
+            expect(before.payload).not.toContain('0123456789');
+            const own = await keyed.request({ method: 'PUT', url: '/api/account/settings', headers, payload: { ai: { apiKey: 'sk-mine-0123456789abcd' } } });
+            expect(own.json.ai).toMatchObject({ apiKeySet: true, keyInUse: 'account' });
+        } finally {
+            await keyed.close();
+        }
     });
 
     it('keeps the key write-only and encrypted at rest, and hands it decrypted to the run worker', async () => {
@@ -27,7 +41,7 @@ describe('account settings', () => {
         const apiKey = 'sk-test-0123456789abcdefWXYZ';
         const res = await put(headers, { ai: { apiKey, baseUrl: 'http://models.example.test:9999/v1', model: 'gpt-test', concurrency: null } });
         expect(res.statusCode).toBe(200);
-        expect(res.json).toEqual({ ai: { apiKeySet: true, apiKeyLast4: 'WXYZ', baseUrl: 'http://models.example.test:9999/v1', model: 'gpt-test', concurrency: null } });
+        expect(res.json).toEqual({ ai: { apiKeySet: true, apiKeyLast4: 'WXYZ', keyInUse: 'account', baseUrl: 'http://models.example.test:9999/v1', model: 'gpt-test', concurrency: null } });
         expect(res.payload).not.toContain(apiKey);
         expect((await get(headers)).json).toEqual(res.json);
 
@@ -45,11 +59,11 @@ describe('account settings', () => {
 
         const modelOnly = await put(headers, { ai: { model: 'm2', concurrency: null } });
         // A key under 12 characters does not show its last four.
-        expect(modelOnly.json).toEqual({ ai: { apiKeySet: true, apiKeyLast4: null, baseUrl: 'https://ai.example.test/v1', model: 'm2', concurrency: null } });
+        expect(modelOnly.json).toEqual({ ai: { apiKeySet: true, apiKeyLast4: null, keyInUse: 'account', baseUrl: 'https://ai.example.test/v1', model: 'm2', concurrency: null } });
         expect((await put(headers, {})).json).toEqual(modelOnly.json);
 
         const cleared = await put(headers, { ai: { apiKey: null, model: null } });
-        expect(cleared.json).toEqual({ ai: { apiKeySet: false, apiKeyLast4: null, baseUrl: 'https://ai.example.test/v1', model: null, concurrency: null } });
+        expect(cleared.json).toEqual({ ai: { apiKeySet: false, apiKeyLast4: null, keyInUse: 'none', baseUrl: 'https://ai.example.test/v1', model: null, concurrency: null } });
         expect(await storedKey(accountId)).toBeNull();
         expect(await t.app.services.accounts.getAiSettings(accountId)).toEqual({ apiKey: null, baseUrl: 'https://ai.example.test/v1', model: null, concurrency: null });
     });

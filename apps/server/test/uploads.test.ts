@@ -34,6 +34,7 @@ describe('uploads', () => {
             rows: 2,
             columns: ['name', 'email', 'age'],
             sizeBytes: Buffer.byteLength(csv),
+            sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
             createdAt: expect.any(String)
         });
         expect(new Date(res.json.createdAt).toISOString()).toBe(res.json.createdAt);

@@ -8,6 +8,7 @@ import type { Ctx } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { checkUploadColumns, inWorkflowFile } from './graph-problems.js';
 import { allOf } from './resolve.js';
+import { sendable } from './sendable.js';
 import { type PlacedFile, placeFile } from './uploads.js';
 import type { WorkflowFile } from './workflow-file.js';
 import { inline } from './visible.js';
@@ -159,7 +160,7 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
         if (!current) {
             const created = dryRun
                 ? null
-                : await api.workflows.create({ name: workflow.name, graph, ...(webhookUrl ? { webhookUrl } : {}) }).catch(async (err: unknown) => {
+                : await api.workflows.create({ name: workflow.name, graph: sendable(graph), ...(webhookUrl ? { webhookUrl } : {}) }).catch(async (err: unknown) => {
                       throw await inWorkflowFile(workflow, err);
                   });
             results.push({ ...base, workflowId: created?.workflowId ?? null, action: dryRun ? 'would create' : 'created', changes: [] });
@@ -173,7 +174,7 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
 
         if (!dryRun) {
             // Only over the revision compared above: a change made meanwhile is not overwritten unseen.
-            await api.workflows.update(current.id, { graph, webhookUrl }, { ifMatch: current.revision }).catch(async (err: unknown) => {
+            await api.workflows.update(current.id, { graph: sendable(graph), webhookUrl }, { ifMatch: current.revision }).catch(async (err: unknown) => {
                 throw await changedMeanwhile(api, plan, current, err);
             });
         }

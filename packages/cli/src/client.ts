@@ -80,7 +80,7 @@ export const client = async (ctx: Ctx): Promise<Flowctl> => {
     const profile = readProfile(ctx.profile, ctx.io.env);
     const named = ctx.profile === 'default' ? '' : ` (profile '${ctx.profile}')`;
     if (!apiToken && !hasTokens(profile)) {
-        throw notSignedIn(`not signed in${named}`);
+        throw notSignedIn(`not signed in${named}`, ctx.profile);
     }
 
     if (!apiToken && !tokensBelongTo(profile, baseUrl)) {

@@ -33,5 +33,6 @@ export class CliError extends Error {
 
 export const usageError = (message: string, hint?: string): CliError => new CliError(message, EXIT.usage, hint);
 
-export const notSignedIn = (why = 'not signed in'): CliError =>
-    new CliError(why, EXIT.auth, 'run `flowctl login` (or set FLOWCTL_TOKEN to a personal API token)');
+/** `profile`: the one this invocation used, named in the command to type when it is not the default. */
+export const notSignedIn = (why = 'not signed in', profile = 'default'): CliError =>
+    new CliError(why, EXIT.auth, `run \`flowctl login${profile === 'default' ? '' : ` --profile ${profile}`}\` (or set FLOWCTL_TOKEN to a personal API token)`);

@@ -4,8 +4,15 @@ import { cliWording } from './cli-wording.js';
 import { EXIT, type CliError } from './errors.js';
 import { inline, visible } from './visible.js';
 
+/** `--json` or `-o json`: one JSON document; `-o yaml`: the same document as YAML. */
+export type Format = 'json' | 'yaml';
+
 export interface Io {
+    /** A machine-readable answer (JSON or YAML) instead of the human text. */
     json: boolean;
+    format: Format | null;
+    /** The document in this invocation's format (JSON unless `-o yaml`). */
+    doc(value: unknown): string;
     stdinTty: boolean;
     stdoutTty: boolean;
     stderrTty: boolean;
@@ -22,8 +29,16 @@ const colorWanted = (env: NodeJS.ProcessEnv, tty: boolean): boolean =>
 
 const line = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
 
-export const createIo = (json: boolean, env: NodeJS.ProcessEnv = process.env): Io => ({
+/** The YAML writer, loaded by main only when `-o yaml` asks for it (keeps `--help` fast). */
+export type YamlStringify = (value: unknown) => string;
+
+export const createIo = (format: Format | null | boolean, env: NodeJS.ProcessEnv = process.env, yaml?: YamlStringify): Io => {
+    const chosen: Format | null = format === true ? 'json' : format === false ? null : format;
+    const json = chosen !== null;
+    return {
     json,
+    format: chosen,
+    doc: (value) => (chosen === 'yaml' && yaml ? yaml(value) : JSON.stringify(value, null, 2)),
     stdinTty: Boolean(process.stdin.isTTY),
     stdoutTty: Boolean(process.stdout.isTTY),
     stderrTty: Boolean(process.stderr.isTTY),
@@ -33,7 +48,8 @@ export const createIo = (json: boolean, env: NodeJS.ProcessEnv = process.env): I
     // Human text may carry a server's words: shown, never obeyed (visible.ts). JSON escapes them itself.
     out: (text) => process.stdout.write(line(json ? text : visible(text))),
     err: (text) => process.stderr.write(line(visible(text)))
-});
+    };
+};
 
 const paint = (io: Io, code: number, text: string): string => (io.color ? `\u001b[${code}m${text}\u001b[0m` : text);
 export const green = (io: Io, text: string) => paint(io, 32, text);
@@ -44,7 +60,7 @@ export const bold = (io: Io, text: string) => paint(io, 1, text);
 /** The command's answer: the JSON document with --json, else the human text. */
 export const emit = (io: Io, doc: unknown, human: () => string | string[]): void => {
     if (io.json) {
-        io.out(JSON.stringify(doc, null, 2));
+        io.out(io.doc(doc));
         return;
     }
 
@@ -65,7 +81,7 @@ export const reportError = (io: Io, error: CliError): void => {
     const message = cliWording(error.message);
     const hint = error.hint ? cliWording(error.hint) : undefined;
     if (io.json) {
-        io.out(JSON.stringify({ error: { message, exitCode: error.exitCode, ...(hint ? { hint } : {}), ...error.details } }, null, 2));
+        io.out(io.doc({ error: { message, exitCode: error.exitCode, ...(hint ? { hint } : {}), ...error.details } }));
     }
 
     const label = error.label ?? (error.exitCode === EXIT.usage ? 'usage error' : 'error');

@@ -30,7 +30,8 @@ export const allOf = async <T>(list: AsyncIterable<T>): Promise<T[]> => {
 
 /** The workflow whose id is `ref`, else the one whose name is exactly `ref`. */
 export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow> => {
-    if (/^wf_[0-9a-z]+$/.test(ref)) {
+    const idShaped = /^wf_[0-9a-z]+$/.test(ref);
+    if (idShaped) {
         try {
             return await api.workflows.retrieve(ref);
         } catch (err) {
@@ -44,6 +45,10 @@ export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow>
     const named = all.filter((workflow) => workflow.name === ref);
     if (named.length > 1) {
         throw usageError(`${named.length} workflows are named '${ref}': ${named.map((w) => w.id).join(', ')}`, 'name the one you mean by its id');
+    }
+
+    if (named.length === 0 && idShaped) {
+        throw new CliError(`no workflow has the id '${ref}'`, EXIT.failed, 'see your workflows and their ids: flowctl workflows list');
     }
 
     if (named.length === 0) {

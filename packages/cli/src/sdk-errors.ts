@@ -20,7 +20,7 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
             return new CliError(`the server rejected FLOWCTL_TOKEN: ${serverMessage(err.message)}`, EXIT.auth, 'create a new token with `flowctl tokens create` and set FLOWCTL_TOKEN to it');
         }
 
-        return notSignedIn(`the server rejected the saved sign-in: ${serverMessage(err.message)}`);
+        return notSignedIn(`the server rejected the saved sign-in: ${serverMessage(err.message)}`, ctx?.profile);
     }
 
     if (err instanceof sdk.ConnectionError) {
@@ -52,6 +52,19 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
     const repeated = listed.length > 0 && listed.every((d) => err.message.includes(`${d.path ? `${d.path}: ` : ''}${d.message}`));
     const lines = repeated ? [] : listed.map((d) => `  ${inline(`${d.path ? `${d.path}: ` : ''}${d.message}`)}`);
     const message = [serverMessage(err.message), ...lines].join('\n');
-    const hint = err instanceof sdk.InternalServerError ? `the server failed${err.requestId ? ` (request id ${err.requestId})` : ''}: see its log` : undefined;
-    return new CliError(message, EXIT.failed, hint, { ...(err.status ? { status: err.status } : {}) });
+    return new CliError(message, EXIT.failed, serverHint(err, ctx), { ...(err.status ? { status: err.status } : {}) });
+};
+
+/**
+ * What to do after a 5xx. A 503 is the server saying it cannot do this now or is not set up for it (its
+ * message says which): not a failure to look for in its log.
+ */
+const serverHint = (err: { status?: number | undefined; requestId?: string | undefined; message: string }, ctx: Ctx | undefined): string | undefined => {
+    if (err.status === 503) {
+        return /not configured|set [A-Z_]+/.test(err.message)
+            ? `the server at ${ctx ? apiUrlOf(ctx) : 'this address'} is not set up for this: its operator sets what the message names (docs/configuration.md)`
+            : 'the server cannot do this right now: try again shortly';
+    }
+
+    return err.status !== undefined && err.status >= 500 ? `the server failed${err.requestId ? ` (request id ${err.requestId})` : ''}: see its log` : undefined;
 };

@@ -1,6 +1,7 @@
 // Uploading local CSV files: by content hash, so re-applying an unchanged file uploads nothing.
-// The cache (`uploads.json` in the config folder) maps server + SHA-256 to an uploadId; an entry is
-// trusted only after the server confirms the upload still exists and belongs to this account.
+// The server is asked which of the account's uploads have the file's SHA-256 (GET /api/uploads?sha256=),
+// so the answer is the same from any machine and for any account: a fresh CI runner with an empty config
+// folder finds what an earlier apply uploaded, and `--dry-run` reports the truth. No local cache.
 import Crypto from 'node:crypto';
 import Fs from 'node:fs';
 import Path from 'node:path';
@@ -9,14 +10,8 @@ import { Transform } from 'node:stream';
 import type { Flowctl, Upload } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
-import { configDir, readJson, writePrivateJson } from './credentials.js';
 import { CliError, EXIT } from './errors.js';
-import { isNotFound } from './resolve.js';
 import { inline, message } from './visible.js';
-
-type Cache = Record<string, string>;
-
-const cachePath = (ctx: Ctx) => Path.join(configDir(ctx.io.env), 'uploads.json');
 
 export const sha256File = async (path: string): Promise<string> => {
     const hash = Crypto.createHash('sha256');
@@ -87,19 +82,17 @@ export interface PlacedFile {
     action: 'uploaded' | 'unchanged' | 'would upload';
 }
 
-/** The uploadId for the bytes of `path`: from the cache when the server still has them, else a new upload. */
+/**
+ * The uploadId for the bytes of `path`: the account's upload of the same bytes and name when the server
+ * has one, else a new upload (not with dryRun). The server matches the same way on upload, so two
+ * machines applying at once still end with one upload.
+ */
 export const placeFile = async (ctx: Ctx, api: Flowctl, path: string, dryRun: boolean): Promise<PlacedFile> => {
-    const key = `${api.baseUrl} ${await sha256File(path)}`;
-    const cache = readJson<Cache>(cachePath(ctx), {});
-    const known = cache[key];
-    if (known) {
-        try {
-            await api.uploads.retrieve(known);
-            return { path, uploadId: known, action: 'unchanged' };
-        } catch (err) {
-            if (!(await isNotFound(err))) {
-                throw err;
-            }
+    const sha256 = await sha256File(path);
+    const filename = Path.basename(path);
+    for await (const upload of api.uploads.list({ sha256 })) {
+        if (upload.filename === filename) {
+            return { path, uploadId: upload.uploadId, action: 'unchanged' };
         }
     }
 
@@ -108,15 +101,5 @@ export const placeFile = async (ctx: Ctx, api: Flowctl, path: string, dryRun: bo
     }
 
     const upload = await uploadWithProgress(ctx, api, path);
-    remember(ctx, key, upload.uploadId);
     return { path, uploadId: upload.uploadId, action: 'uploaded' };
-};
-
-const remember = (ctx: Ctx, key: string, uploadId: string) => writePrivateJson(cachePath(ctx), { ...readJson<Cache>(cachePath(ctx), {}), [key]: uploadId });
-
-/** `flowctl upload`: always a new upload, remembered so that `apply` of the same bytes reuses it. */
-export const uploadAndRemember = async (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => {
-    const upload = await uploadWithProgress(ctx, api, path);
-    remember(ctx, `${api.baseUrl} ${await sha256File(path)}`, upload.uploadId);
-    return upload;
 };

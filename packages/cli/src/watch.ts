@@ -2,6 +2,7 @@
 // bar, rate and ETA for a node that counts e-mails or model calls; then ✓ ✗ or skipped), then the
 // counts and the duration. Without one: a plain line per state change. Ctrl-C
 // stops watching, not the run, and prints how to resume; --timeout ends with exit 4.
+import { plural } from './plural.js';
 import type { Flowctl, Run, RunNode } from '@flowctl/sdk';
 
 import { cliWording } from './cli-wording.js';
@@ -41,7 +42,6 @@ const aiProgress = (node: RunNode): string | null => {
     return node.type === 'AI' && done !== null ? `${done}/${figure(output, 'aiTotal') ?? '?'} replies` : null;
 };
 
-const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 
 /** An OUTPUT node's e-mails whose outcome is unknown (its error, when it failed, says so in full). */
 const unknownNote = (node: RunNode): string | null => {
@@ -73,7 +73,7 @@ export const resultLine = (run: Run): string => {
     // Suppressed addresses (unsubscribed, bounced, complained, added by hand) are not failures: said apart.
     const suppressed = result?.suppressed ? `, ${result.suppressed} suppressed` : '';
     const counts = result
-        ? `${result.totalRows ?? 0} rows, ${result.filteredOut ?? 0} filtered out, ${result.emailsSent ?? 0} e-mails sent${suppressed}${cost ? `, ${cost}` : ''}`
+        ? `${plural(result.totalRows ?? 0, 'row')}, ${result.filteredOut ?? 0} filtered out, ${plural(result.emailsSent ?? 0, 'e-mail')} sent${suppressed}${cost ? `, ${cost}` : ''}`
         : 'no result';
     const duration = took(run.startedAt ?? run.triggeredAt, run.completedAt);
     return inline(`${run.status}${duration ? ` in ${duration}` : ''} · ${counts} · ${run.runId}`);
@@ -255,7 +255,7 @@ export const watchRun = async (ctx: Ctx, api: Flowctl, runId: string, options: W
     }
 
     if (io.json) {
-        io.out(JSON.stringify(run, null, 2));
+        io.out(io.doc(run));
     } else {
         io.out(run.status === 'SUCCESS' ? `${green(io, '✓')} ${resultLine(run)}` : `${red(io, '✗')} ${resultLine(run)}`);
         for (const note of resultNotes(run)) {

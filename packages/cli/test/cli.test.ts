@@ -53,7 +53,7 @@ describe('the quickstart with --json', () => {
         const applied = await json(['apply', '-f', Path.join(EXAMPLES, 'workflows', 'newsletter.yaml')]);
         expect(applied.workflows).toHaveLength(1);
         expect(applied.workflows[0]).toMatchObject({ name: 'Newsletter to subscribers over 30', action: 'created' });
-        // `flowctl upload` remembered the bytes, so apply reused that upload instead of sending them again.
+        // The server has these bytes under this name from `flowctl upload`, so apply reused that upload instead of sending them again.
         expect(applied.workflows[0].uploads[0]).toMatchObject({ action: 'unchanged', uploadId: upload.uploadId });
 
         const before = server.smtp.messages.length;

@@ -26,6 +26,8 @@ export {
     type GraphPlan,
     type GraphValidation,
     MAX_NODE_ID_LENGTH,
+    type NodeDataField,
+    nodeDataSchemas,
     type OutputKind,
     planGraph,
     templateOutputs,

@@ -5,11 +5,13 @@ import Os from 'node:os';
 import Path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { nodeTypesSource } from './node-types.mjs';
 import { openApiToTypeScript } from './openapi-types.mjs';
 
 const here = Path.dirname(fileURLToPath(import.meta.url));
 const serverDist = Path.resolve(here, '../../../apps/server/dist/index.js');
 const target = Path.resolve(here, '../src/generated/openapi.ts');
+const nodesTarget = Path.resolve(here, '../src/generated/nodes.ts');
 
 const { createApp, loadConfig } = await import(serverDist).catch((err) => {
     throw new Error(`cannot load ${serverDist} (run \`npm run build\` first): ${err.message}`);
@@ -26,6 +28,9 @@ try {
 
     await Fs.writeFile(target, await openApiToTypeScript(await res.json()));
     console.log(`wrote ${Path.relative(process.cwd(), target)}`);
+    const { nodeDataSchemas } = await import('@flowctl/engine');
+    await Fs.writeFile(nodesTarget, nodeTypesSource(nodeDataSchemas()));
+    console.log(`wrote ${Path.relative(process.cwd(), nodesTarget)}`);
 } finally {
     await app.stop();
     await Fs.rm(dataDir, { recursive: true, force: true });

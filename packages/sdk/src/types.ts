@@ -1,10 +1,20 @@
 // Request and response shapes, read from the generated OpenAPI types by path and method so that a change
 // on the server shows up here at the next `npm run generate`. The graph is the engine's own type.
-import type { Graph, NodeType } from '@flowctl/engine';
+import type { NodeType } from '@flowctl/engine';
 
+import type { GraphInput } from './generated/nodes.js';
 import type { paths } from './generated/openapi.js';
 
-export type { Edge, Graph, GraphNode, NodeDataByType, NodeStatus, NodeType, RunStatus, TerminalRunStatus } from '@flowctl/engine';
+export type { Edge, GraphNode, NodeDataByType, NodeStatus, NodeType, RunStatus, TerminalRunStatus } from '@flowctl/engine';
+export type {
+    AiNodeData,
+    DataSourceNodeData,
+    FilterNodeData,
+    GraphInput,
+    GraphNodeInput,
+    OutputNodeData,
+    TriggerNodeData
+} from './generated/nodes.js';
 export type { components, operations, paths } from './generated/openapi.js';
 
 type Operation<P extends keyof paths, M extends keyof paths[P]> = paths[P][M];
@@ -16,6 +26,9 @@ export type ResponseBody<P extends keyof paths, M extends keyof paths[P], S exte
 /** The JSON request body of `M P`. */
 export type RequestJson<P extends keyof paths, M extends keyof paths[P]> =
     Operation<P, M> extends { requestBody?: infer B } ? (NonNullable<B> extends { content: { 'application/json': infer J } } ? J : never) : never;
+
+/** A workflow's graph: each node's `type` decides its `data` (generated from the engine's node rules). */
+export type Graph = GraphInput;
 
 type WithGraph<T> = Omit<T, 'graph'> & { graph: Graph };
 
@@ -41,6 +54,7 @@ export type Upload = ResponseBody<'/api/uploads/{uploadId}', 'get', 200>;
 export type Suppression = ResponseBody<'/api/suppressions', 'get', 200>[number];
 export type SuppressionsAdded = ResponseBody<'/api/suppressions', 'post', 200>;
 
+/** A graph sent is checked by type: a node's `type` decides its `data` (GraphInput, from the engine's rules). */
 export type WorkflowCreateParams = WithGraph<RequestJson<'/api/workflows', 'post'>>;
 export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
 export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
@@ -61,6 +75,8 @@ type RunDetailBody = ResponseBody<'/api/workflows/runs/{runId}', 'get', 200>;
 export type RunNode = Omit<RunDetailBody['nodes'][number], 'type'> & { type: NodeType };
 export type Run = Omit<RunDetailBody, 'nodes'> & { nodes: RunNode[] };
 export type RunSummary = ResponseBody<'/api/workflows/{workflowId}/runs', 'get', 200>[number];
+/** A run in the account's list across workflows (`client.runs.recent()`). */
+export type RecentRun = ResponseBody<'/api/runs', 'get', 200>[number];
 export type NodeOutputPage = ResponseBody<'/api/workflows/runs/{runId}/nodes/{nodeId}/output', 'get', 200>;
 /** One element of an OUTPUT node in a run's delivery ledger: its recipient and what became of it. */
 export type Delivery = ResponseBody<'/api/workflows/runs/{runId}/deliveries', 'get', 200>[number];

@@ -1,5 +1,6 @@
 // The SDK's tests drive a real flowctl server: the server's own test harness (embedded store or a fresh
 // PostgreSQL database, a real SMTP sink), started from apps/server's source.
+import type { GraphInput } from '../src/index.js';
 import Crypto from 'node:crypto';
 
 import { Flowctl, type ClientOptions } from '../src/index.js';
@@ -21,10 +22,10 @@ export const csv = (rows: number) => {
     return `${lines.join('\n')}\n`;
 };
 
-export const triggerOnly = () => ({ nodes: [{ id: 'start', type: 'TRIGGER' as const, data: {} }], edges: [] });
+export const triggerOnly = (): GraphInput => ({ nodes: [{ id: 'start', type: 'TRIGGER' as const, data: {} }], edges: [] });
 
 /** TRIGGER -> DATA_SOURCE -> FILTER -> OUTPUT. */
-export const newsletter = (uploadId: string, expr = "city == 'Paris'") => ({
+export const newsletter = (uploadId: string, expr = "city == 'Paris'"): GraphInput => ({
     nodes: [
         { id: 'start', type: 'TRIGGER' as const, data: {} },
         { id: 'people', type: 'DATA_SOURCE' as const, data: { uploadId } },

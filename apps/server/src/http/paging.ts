@@ -22,8 +22,9 @@ export const nextLink = (path: string, query: Record<string, string | number>): 
 export const pageResponse = (h: Hapi.ResponseToolkit, request: Hapi.Request, page: { items: unknown[]; next: string | null }): Hapi.ResponseObject => {
     const response = h.response(page.items);
     if (page.next) {
-        const { limit } = request.query as { limit: number };
-        response.header('link', nextLink(request.path, { limit, cursor: page.next }));
+        // The next page keeps the list's filters (e.g. `sha256`), with its own cursor.
+        const filters = Object.entries(request.query as Record<string, unknown>).filter((entry): entry is [string, string | number] => typeof entry[1] === 'string' || typeof entry[1] === 'number');
+        response.header('link', nextLink(request.path, { ...Object.fromEntries(filters), cursor: page.next }));
     }
 
     return response;

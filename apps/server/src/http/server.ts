@@ -1,4 +1,4 @@
-import Hapi from '@hapi/hapi';
+import Hapi, { type ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import type { Context } from '../context.js';
@@ -8,11 +8,10 @@ import { registerAuth } from './auth.js';
 import { registerConditionalRequests } from './conditional.js';
 import { createListener } from './connections.js';
 import { registerLogging } from './logging.js';
-import { registerOwnership } from './ownership.js';
+import { ownedFirst, registerOwnership } from './ownership.js';
 import { registerHttpMetrics } from './metrics.js';
 import { registerRateLimits } from './rate-limit.js';
 import { registerRequestBodies } from './request-bodies.js';
-import { routes } from './routes.js';
 import { registerStorableInput } from './storable-input.js';
 import { registerStoreFailures } from './store-failures.js';
 import { registerUrlCredentials } from './url-credentials.js';
@@ -23,7 +22,8 @@ export interface HttpOptions {
     validateResponses: boolean;
 }
 
-export const createHttpServer = async (ctx: Context, services: Services, options: HttpOptions): Promise<Hapi.Server> => {
+/** `routes`: the route table, assembled by app.ts from src/routes/ (http sits below the routes it serves). */
+export const createHttpServer = async (ctx: Context, services: Services, routes: ServerRoute[], options: HttpOptions): Promise<Hapi.Server> => {
     const server = Hapi.server({
         listener: createListener(ctx.config),
         port: ctx.config.port,
@@ -53,6 +53,6 @@ export const createHttpServer = async (ctx: Context, services: Services, options
     registerApiTokenAuth(server, services.apiTokens);
     // hapi tries these in order; the API-token scheme passes anything not `flc_…` on to the JWT check.
     server.auth.default({ strategies: [API_TOKEN_STRATEGY, 'jwt'] });
-    server.route(routes(ctx, services));
+    server.route(ownedFirst(routes));
     return server;
 };

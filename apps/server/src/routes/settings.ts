@@ -10,6 +10,10 @@ const settingsView = Joi.object({
     ai: Joi.object({
         apiKeySet: Joi.boolean().required(),
         apiKeyLast4: Joi.string().allow(null).required().description('Last four characters of the key; null when unset or shorter than 12 characters'),
+        keyInUse: Joi.string()
+            .valid('account', 'server', 'none')
+            .required()
+            .description("Whose key AI nodes use: the account's, the server's own (its OPENAI_API_KEY, when the account set none), or none (AI nodes fail)"),
         baseUrl: Joi.string().allow(null).required(),
         model: Joi.string().allow(null).required(),
         concurrency: Joi.number().integer().allow(null).required().description("Model calls in flight per AI node at most; null: the server's AI_CONCURRENCY")

@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { createGoogleApi, type GoogleApi, type GoogleTokens } from '../google/api.js';
 import { decrypt, encrypt } from '../secrets.js';
 import { googleStore } from '../store/google.js';
-import { loadingBytes } from '../worker/budget.js';
+import { loadingBytes } from '../run-memory.js';
 import { CsvInspector, checkHeader, readCsvRows } from './csv.js';
 
 const STATE_TTL_MS = 10 * 60 * 1000;
@@ -148,7 +148,7 @@ export const createGoogleService = (ctx: Context, api: GoogleApi = createGoogleA
         async connectUrl(accountId) {
             if (!clientId || !clientSecret || !redirectUri) {
                 throw Boom.serverUnavailable(
-                    'Google is not configured on this server: set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI (see the README, "Google Drive")'
+                    'Google is not configured on this server: set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI (see docs/configuration.md, "Google Drive")'
                 );
             }
 

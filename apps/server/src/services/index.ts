@@ -6,6 +6,7 @@ import { type ApiTokensService, createApiTokensService } from './api-tokens.js';
 import { createIdempotencyService, type IdempotencyService } from './idempotency.js';
 import { createOwnershipService, type OwnershipService } from './ownership.js';
 import { createPreviewService, type PreviewService } from './preview.js';
+import { createRecentRunsService, type RecentRunsService } from './recent-runs.js';
 import { createRevisionsService, type RevisionsService } from './revisions.js';
 import { createRunsService, type RunsService } from './runs.js';
 import { createSuppressionsService, type SuppressionsService } from './suppressions.js';
@@ -22,6 +23,7 @@ export type Services = {
     idempotency: IdempotencyService;
     ownership: OwnershipService;
     preview: PreviewService;
+    recentRuns: RecentRunsService;
     revisions: RevisionsService;
     runs: RunsService;
     suppressions: SuppressionsService;
@@ -41,6 +43,7 @@ export const createServices = (ctx: Context): Services => {
         apiTokens: createApiTokensService(ctx),
         idempotency: createIdempotencyService(ctx),
         ownership: createOwnershipService(ctx),
+        recentRuns: createRecentRunsService(ctx),
         revisions: createRevisionsService(ctx, workflows),
         // A page of a DATA_SOURCE's or FILTER's output is read again from its rows.
         runs: createRunsService(ctx, { uploads, google }),

@@ -22,7 +22,7 @@ import { rateLimitsStore } from '../store/rate-limits.js';
 import { type AiEndpoint, complete } from '../worker/ai.js';
 import { AiLimiter } from '../worker/ai-limiter.js';
 import { aiRequestHash } from '../worker/ai-request-hash.js';
-import { estimateRun, overBudgetMessage, type UploadSize } from '../worker/budget.js';
+import { estimateRun, overBudgetMessage, type UploadSize } from '../run-memory.js';
 import type { RunDeps } from '../worker/ports.js';
 import { summarize } from '../worker/summary.js';
 import type { AccountsService } from './accounts.js';

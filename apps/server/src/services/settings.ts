@@ -16,7 +16,15 @@ export interface AiSettings {
 
 /** What clients see: the key is write-only. */
 export interface SettingsView {
-    ai: { apiKeySet: boolean; apiKeyLast4: string | null; baseUrl: string | null; model: string | null; concurrency: number | null };
+    ai: {
+        apiKeySet: boolean;
+        apiKeyLast4: string | null;
+        /** Whose key AI nodes use: the account's, the server's own (OPENAI_API_KEY), or none. */
+        keyInUse: 'account' | 'server' | 'none';
+        baseUrl: string | null;
+        model: string | null;
+        concurrency: number | null;
+    };
 }
 
 /** Undefined keeps a value, null clears it. */
@@ -64,6 +72,7 @@ export const createSettingsService = (ctx: Context, now: () => Date): SettingsSe
             ai: {
                 apiKeySet: row.ai_api_key_enc !== null,
                 apiKeyLast4: apiKey !== null && apiKey.length >= LAST4_MIN_KEY_LENGTH ? apiKey.slice(-4) : null,
+                keyInUse: row.ai_api_key_enc !== null ? 'account' : ctx.config.ai.apiKey ? 'server' : 'none',
                 // Values stored before credentials were refused are shown without them.
                 baseUrl: row.ai_base_url === null ? null : withoutCredentials(row.ai_base_url),
                 model: row.ai_model,

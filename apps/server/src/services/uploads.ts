@@ -1,5 +1,6 @@
+import Crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
+import { pipeline, Transform } from 'node:stream';
 
 import Boom from '@hapi/boom';
 import type { Row } from '@flowctl/engine';
@@ -20,7 +21,15 @@ export interface UploadView {
     rows: number;
     columns: string[];
     sizeBytes: number;
+    /** Hex SHA-256 of the bytes; null for uploads stored before the server kept it. */
+    sha256: string | null;
     createdAt: string;
+}
+
+/** An upload, and whether this request created it or found it already stored. */
+export interface CreatedUpload {
+    upload: UploadView;
+    created: boolean;
 }
 
 export interface IncomingFile {
@@ -30,10 +39,13 @@ export interface IncomingFile {
 }
 
 export interface UploadsService {
-    /** Checks and stores a CSV while it streams in; on any problem nothing is kept. */
-    create(accountId: string, file: IncomingFile): Promise<UploadView>;
-    /** Newest first; `next` is the cursor of the next page. */
-    list(accountId: string, query: ListQuery): Promise<ListPage<UploadView>>;
+    /**
+     * Checks and stores a CSV while it streams in; on any problem nothing is kept. The same bytes under
+     * the same name again answer the account's existing upload (`created` false) and keep no copy.
+     */
+    create(accountId: string, file: IncomingFile): Promise<CreatedUpload>;
+    /** Newest first; `next` is the cursor of the next page. With `sha256`, only uploads of those bytes. */
+    list(accountId: string, query: ListQuery & { sha256?: string }): Promise<ListPage<UploadView>>;
     get(accountId: string, uploadId: string): Promise<UploadView>;
     /** 409 while a workflow of the account, or a run not yet finished, reads the upload. */
     remove(accountId: string, uploadId: string): Promise<void>;
@@ -58,6 +70,7 @@ export const toUploadView = (upload: UploadRecord): UploadView => ({
     rows: upload.rowCount,
     columns: upload.columns,
     sizeBytes: upload.sizeBytes,
+    sha256: upload.sha256,
     createdAt: upload.createdAt.toISOString()
 });
 
@@ -74,28 +87,43 @@ export const createUploadsService = (ctx: Context): UploadsService => {
             const filename = uploadFilename(file.filename);
             const uploadId = newId('upl');
             const inspector = new CsvInspector();
-            // A failure on either side reaches put() through the inspector, which then keeps nothing.
-            pipeline(file.body, inspector, () => {});
+            const hash = Crypto.createHash('sha256');
+            const hashing = new Transform({
+                transform(chunk: Buffer, _encoding, done) {
+                    hash.update(chunk);
+                    done(null, chunk);
+                }
+            });
+            // A failure on any side reaches put() through the inspector, which then keeps nothing.
+            pipeline(file.body, hashing, inspector, () => {});
             const { bytes } = await blobs.put(uploadId, inspector);
             const summary = inspector.summary!;
 
+            let stored: { upload: UploadRecord; created: boolean };
             try {
-                const upload = await uploads.insert({
+                stored = await uploads.insert({
                     id: uploadId,
                     accountId,
                     filename,
                     columns: summary.columns,
                     rowCount: summary.rows,
-                    sizeBytes: bytes
+                    sizeBytes: bytes,
+                    sha256: hash.digest('hex')
                 });
-                return toUploadView(upload);
             } catch (err) {
                 await blobs.delete(uploadId);
                 throw err;
             }
+
+            if (!stored.created) {
+                // The account has these bytes under this name already: the copy just streamed is not needed.
+                await blobs.delete(uploadId).catch((err: Error) => ctx.log.warn({ err, uploadId }, 'a duplicate upload’s bytes could not be removed'));
+            }
+
+            return { upload: toUploadView(stored.upload), created: stored.created };
         },
         async list(accountId, query) {
-            const page = await uploads.list(accountId, pageRequest(query));
+            const page = query.sha256 ? await uploads.listBySha256(accountId, query.sha256.toLowerCase(), pageRequest(query)) : await uploads.list(accountId, pageRequest(query));
             return pageOut({ ...page, items: page.items.map(toUploadView) });
         },
         async get(accountId, uploadId) {

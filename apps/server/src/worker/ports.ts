@@ -14,7 +14,7 @@ import { type AiEndpoint, complete } from './ai.js';
 import { aiRequestHash } from './ai-request-hash.js';
 import { AiLimiter } from './ai-limiter.js';
 import { AiReplyLog } from './ai-reply-log.js';
-import type { UploadSize } from './budget.js';
+import type { UploadSize } from '../run-memory.js';
 import { chainDeliveries, markResent } from '../store/interruptions.js';
 import { type DeliveryJournal, type JournalEntries, journalKey } from './delivery-journal.js';
 import { DeliveryLog } from './delivery-log.js';

@@ -1,7 +1,7 @@
 import type { DataSourceData, Graph } from '@flowctl/engine';
 
 import type { ClaimedRunRow, Finish, NodeRow } from '../store/runs.js';
-import { estimateRun, overBudgetMessage, type UploadSize } from './budget.js';
+import { estimateRun, overBudgetMessage, type UploadSize } from '../run-memory.js';
 import type { RunDeps } from './ports.js';
 
 /**

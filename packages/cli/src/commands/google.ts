@@ -23,11 +23,13 @@ const openBrowser = async (ctx: Ctx, url: string): Promise<boolean> => {
 };
 
 export const register: Register = (program, ctx) => {
-    const google = program.command('google').description('link a Google account, for DATA_SOURCE nodes that read Drive files');
+    const google = program.command('google').description('link a Google account, for DATA_SOURCE nodes that read Drive files')
+        .addHelpText('after', examples('flowctl google status', 'flowctl google connect'));
 
     google
         .command('status')
         .description('is a Google account linked?')
+        .addHelpText('after', examples('flowctl google status', 'flowctl google status -o json'))
         .action(async () => {
             const c = ctx();
             const api = await client(c);
@@ -54,6 +56,7 @@ export const register: Register = (program, ctx) => {
     google
         .command('disconnect')
         .description('unlink the Google account')
+        .addHelpText('after', examples('flowctl google disconnect'))
         .action(async () => {
             const c = ctx();
             const api = await client(c);

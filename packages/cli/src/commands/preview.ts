@@ -7,13 +7,14 @@ import type { Ctx, Register } from '../context.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { bold, dim, emit, green, type Io } from '../io.js';
 import { findWorkflow } from '../resolve.js';
+import { sendable } from '../sendable.js';
+import { plural } from '../plural.js';
 import { inline } from '../visible.js';
 import { nodeLine } from '../watch.js';
 import { examples } from './help.js';
 
 const BODY_INDENT = '  ';
 const n = (value: number): string => value.toLocaleString('en-US');
-const plural = (count: number, one: string, many = `${one}s`) => `${n(count)} ${count === 1 ? one : many}`;
 
 /** HTML as a mail reader without HTML shows it: tags gone, block ends as line breaks, entities read. */
 export const htmlAsText = (html: string): string =>
@@ -118,7 +119,7 @@ export const register: Register = (program, ctx) => {
 
             const api = await client(c);
             const { workflow, graph } = await target(c, api, ref, opts.file);
-            const preview = await api.workflows.preview(workflow.id, { limit: rows, ...(graph ? { graph } : {}), ...(opts.sendTest ? { sendTestTo: 'me' as const } : {}) });
+            const preview = await api.workflows.preview(workflow.id, { limit: rows, ...(graph ? { graph: sendable(graph) } : {}), ...(opts.sendTest ? { sendTestTo: 'me' as const } : {}) });
             const me = opts.sendTest && !c.io.json ? (await api.auth.me()).email : null;
             emit(c.io, preview, () => previewLines(c.io, preview, me));
             // A node that fails would fail the run: say so in the exit code, as `run --watch` does.

@@ -1,9 +1,9 @@
 // run, and runs list|get|cancel|retry|watch|deliveries.
-import type { Delivery, DeliveryStatus, Run, RunSummary } from '@flowctl/sdk';
+import type { Delivery, DeliveryStatus, RecentRun, Run, RunSummary } from '@flowctl/sdk';
 
 import { client } from '../client.js';
 import type { Register } from '../context.js';
-import { parseDuration } from '../duration.js';
+import { formatDuration, parseDuration } from '../duration.js';
 import { CliError, EXIT } from '../errors.js';
 import { bold, dim, emit, green, type Io, table } from '../io.js';
 import { findWorkflow, orNotFound } from '../resolve.js';
@@ -13,7 +13,26 @@ import { examples } from './help.js';
 
 const DELIVERY_STATUSES = ['sent', 'failed', 'unknown', 'pending', 'suppressed'] as const;
 
-const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
+const runNotFound = (runId: string) => [`run '${runId}' not found`, 'see your recent runs: flowctl runs list'] as const;
+
+/** The first `limit` items of a paged list. */
+const firstOf = async <T>(list: AsyncIterable<T>, limit: number): Promise<T[]> => {
+    const found: T[] = [];
+    for await (const item of list) {
+        found.push(item);
+        if (found.length >= limit) {
+            break;
+        }
+    }
+
+    return found;
+};
+
+const recentTable = (runs: RecentRun[]): string[] =>
+    table([
+        ['RUN', 'WORKFLOW', 'STATUS', 'TRIGGER', 'DURATION', 'E-MAILS', 'CREATED'],
+        ...runs.map((r) => [r.runId, r.workflowName, r.status, r.trigger, r.durationMs === null ? '-' : formatDuration(r.durationMs), r.emailsSent === null ? '-' : String(r.emailsSent), r.createdAt])
+    ]);
 
 const runLines = (io: Io, run: Run): string[] => [
     `${bold(io, inline(run.runId))} of ${inline(`${run.workflowId} revision ${run.revision}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
@@ -53,15 +72,16 @@ export const register: Register = (program, ctx) => {
             await watchRun(c, api, enqueued.runId, { workflow: workflow.name, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
         });
 
-    const runs = program.command('runs').alias('r').description('list, show, cancel, retry and watch runs');
+    const runs = program.command('runs').alias('r').description('list, show, cancel, retry and watch runs')
+        .addHelpText('after', examples('flowctl runs list', 'flowctl runs get run_abc'));
 
     runs.command('list')
         .alias('ls')
-        .description('the runs of a workflow, most recent first')
-        .argument('<workflow>', 'its id, or its whole name (exact, case included)')
+        .description("your recent runs across workflows, or a workflow's runs; most recent first")
+        .argument('[workflow]', 'only this workflow: its id, or its whole name (exact, case included)')
         .option('--limit <n>', 'at most this many', '20')
-        .addHelpText('after', examples('flowctl runs list "Newsletter to subscribers over 30"', 'flowctl runs list wf_abc --limit 100 --json'))
-        .action(async (ref: string, opts: { limit: string }) => {
+        .addHelpText('after', examples('flowctl runs list', 'flowctl runs list "Newsletter to subscribers over 30"', 'flowctl runs list --limit 100 -o yaml'))
+        .action(async (ref: string | undefined, opts: { limit: string }) => {
             const c = ctx();
             const limit = Number(opts.limit);
             if (!Number.isInteger(limit) || limit < 1) {
@@ -69,14 +89,14 @@ export const register: Register = (program, ctx) => {
             }
 
             const api = await client(c);
-            const workflow = await findWorkflow(api, ref);
-            const found: RunSummary[] = [];
-            for await (const run of api.runs.list(workflow.id, { limit: Math.min(limit, 500) })) {
-                found.push(run);
-                if (found.length >= limit) {
-                    break;
-                }
+            if (ref === undefined) {
+                const recent = await firstOf(api.runs.recent({ limit: Math.min(limit, 500) }), limit);
+                emit(c.io, recent, () => (recent.length === 0 ? 'no runs yet: flowctl run <workflow> (see your workflows: flowctl workflows list)' : recentTable(recent)));
+                return;
             }
+
+            const workflow = await findWorkflow(api, ref);
+            const found: RunSummary[] = await firstOf(api.runs.list(workflow.id, { limit: Math.min(limit, 500) }), limit);
 
             emit(c.io, found, () =>
                 found.length === 0 ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'REVISION', 'CREATED'], ...found.map((r) => [r.runId, r.status, String(r.revision), r.createdAt])])
@@ -86,7 +106,7 @@ export const register: Register = (program, ctx) => {
     runs.command('get')
         .description('a run: its status, each node, the result')
         .argument('<runId>')
-        .addHelpText('after', examples('flowctl runs get run_abc', 'flowctl runs get run_abc --json'))
+        .addHelpText('after', examples('flowctl runs get run_abc', 'flowctl runs get run_abc -o json'))
         .action(async (runId: string) => {
             const c = ctx();
             const api = await client(c);

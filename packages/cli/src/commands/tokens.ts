@@ -13,7 +13,8 @@ const DEFAULT_DAYS = 90;
 const MAX_DAYS = 365;
 
 export const register: Register = (program, ctx) => {
-    const tokens = program.command('tokens').alias('token').description('personal API tokens, for CI and scripts (FLOWCTL_TOKEN)');
+    const tokens = program.command('tokens').alias('token').description('personal API tokens, for CI and scripts (FLOWCTL_TOKEN)')
+        .addHelpText('after', examples('flowctl tokens create --name ci', 'flowctl tokens list'));
 
     tokens
         .command('create')
@@ -59,6 +60,7 @@ export const register: Register = (program, ctx) => {
         .command('list')
         .alias('ls')
         .description('your tokens (never their secrets)')
+        .addHelpText('after', examples('flowctl tokens list', 'flowctl tokens list -o json'))
         .action(async () => {
             const c = ctx();
             const api = await client(c);

@@ -6,6 +6,7 @@ import type { Register } from '../context.js';
 import { usageError } from '../errors.js';
 import { emit, green, table } from '../io.js';
 import { allOf, orNotFound } from '../resolve.js';
+import { plural } from '../plural.js';
 import { inline } from '../visible.js';
 import { examples } from './help.js';
 
@@ -16,7 +17,7 @@ export const register: Register = (program, ctx) => {
         .command('upload')
         .description('upload a CSV file (UTF-8, header row); prints its uploadId')
         .argument('<file>', 'the CSV file')
-        .addHelpText('after', examples('flowctl upload examples/contacts.csv', 'flowctl upload contacts.csv --json | jq -r .uploadId'))
+        .addHelpText('after', examples('flowctl upload examples/contacts.csv', 'flowctl upload examples/contacts.csv --json | jq -r .uploadId'))
         .action(async (file: string) => {
             const c = ctx();
             if (!Fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
@@ -24,20 +25,22 @@ export const register: Register = (program, ctx) => {
             }
 
             const api = await client(c);
-            const { uploadAndRemember } = await import('../uploads.js');
-            const upload = await uploadAndRemember(c, api, file);
+            const { uploadWithProgress } = await import('../uploads.js');
+            const upload = await uploadWithProgress(c, api, file);
             emit(c.io, upload, () => [
-                `${green(c.io, '✓')} uploaded ${inline(`${upload.filename}: ${upload.rows} rows, columns ${upload.columns.join(', ')}`)}`,
+                `${green(c.io, '✓')} uploaded ${inline(`${upload.filename}: ${plural(upload.rows, 'row')}, columns ${upload.columns.join(', ')}`)}`,
                 `uploadId ${upload.uploadId}`
             ]);
         });
 
-    const uploads = program.command('uploads').description('list, show and remove uploaded CSV files');
+    const uploads = program.command('uploads').description('list, show and remove uploaded CSV files')
+        .addHelpText('after', examples('flowctl uploads list', 'flowctl uploads get upl_abc'));
 
     uploads
         .command('list')
         .alias('ls')
         .description('your uploads, newest first')
+        .addHelpText('after', examples('flowctl uploads list', 'flowctl uploads list -o json'))
         .action(async () => {
             const c = ctx();
             const api = await client(c);
@@ -52,18 +55,20 @@ export const register: Register = (program, ctx) => {
     uploads
         .command('get')
         .description("an upload's rows, columns and size")
+        .addHelpText('after', examples('flowctl uploads get upl_abc'))
         .argument('<uploadId>')
         .action(async (uploadId: string) => {
             const c = ctx();
             const api = await client(c);
             const upload = await orNotFound(api.uploads.retrieve(uploadId), ...notFound(uploadId));
-            emit(c.io, upload, () => [inline(`${upload.uploadId}  ${upload.filename}`), inline(`${upload.rows} rows · ${upload.sizeBytes} bytes · created ${upload.createdAt}`), `columns: ${inline(upload.columns.join(', '))}`]);
+            emit(c.io, upload, () => [inline(`${upload.uploadId}  ${upload.filename}`), inline(`${plural(upload.rows, 'row')} · ${plural(upload.sizeBytes, 'byte')} · created ${upload.createdAt}`), `columns: ${inline(upload.columns.join(', '))}`]);
         });
 
     uploads
         .command('rm')
         .alias('delete')
         .description('delete an upload (refused while a workflow uses it)')
+        .addHelpText('after', examples('flowctl uploads rm upl_abc'))
         .argument('<uploadId>')
         .action(async (uploadId: string) => {
             const c = ctx();

@@ -1,6 +1,6 @@
 // workflows create|list|get|rm, and apply.
 import type { WorkflowCreated } from '@flowctl/sdk';
-import { Option } from 'commander';
+import type { Command } from 'commander';
 
 import type { Applied } from '../apply.js';
 import { client } from '../client.js';
@@ -9,6 +9,7 @@ import { usageError } from '../errors.js';
 import { bold, dim, emit, green, table } from '../io.js';
 import { canPrompt } from '../prompt.js';
 import { allOf, findWorkflow } from '../resolve.js';
+import { sendable } from '../sendable.js';
 import { inline } from '../visible.js';
 import { loadWorkflows } from '../workflow-file.js';
 import { examples } from './help.js';
@@ -41,10 +42,10 @@ export const register: Register = (program, ctx) => {
         .option('--dry-run', 'say what would change; change nothing')
         .addHelpText(
             'after',
-            `${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f newsletter.yaml --dry-run')}
-
+            `
 A DATA_SOURCE may say \`file: ./contacts.csv\` (relative to the YAML file): the file is uploaded
-and its uploadId filled in. An unchanged file is not uploaded again.`
+and its uploadId filled in. A file the server has already (same bytes, same name) is not sent again.
+${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/workflows/newsletter.yaml --dry-run')}`
         )
         .action(async (opts: { file: string[]; dryRun?: boolean }) => {
             const c = ctx();
@@ -55,13 +56,14 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             emit(c.io, { dryRun: Boolean(opts.dryRun), workflows: results }, () => appliedLines(results, Boolean(opts.dryRun)));
         });
 
-    const workflows = program.command('workflows').alias('workflow').description('create, list, show and remove workflows');
+    const workflows = program.command('workflows').alias('workflow').description('create, list, show and remove workflows')
+        .addHelpText('after', examples('flowctl workflows list', 'flowctl workflows get "Newsletter to subscribers over 30"'));
 
     workflows
         .command('create')
         .description('create workflows from YAML files (always new ones; `flowctl apply` updates by name)')
         .requiredOption('-f, --file <path...>', 'a workflow YAML file, or a folder of them')
-        .addHelpText('after', examples('flowctl workflows create -f newsletter.yaml'))
+        .addHelpText('after', examples('flowctl workflows create -f examples/workflows/two-sources.yaml'))
         .action(async (opts: { file: string[] }) => {
             const c = ctx();
             const files = await loadWorkflows(opts.file);
@@ -78,7 +80,7 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
                 }
 
                 const answer = await api.workflows
-                    .create({ name: workflow.name, graph, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}) })
+                    .create({ name: workflow.name, graph: sendable(graph), ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}) })
                     .catch(async (err: unknown) => {
                         throw await inWorkflowFile(workflow, err);
                     });
@@ -106,9 +108,8 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
 
     workflows
         .command('get')
-        .description('show a workflow; -o yaml prints a file `flowctl apply` takes back')
+        .description('show a workflow; -o yaml (or -o json) prints it as a file `flowctl apply` takes back, --json as the API answers it')
         .argument('<workflow>', 'its id, or its whole name (exact, case included)')
-        .addOption(new Option('-o, --output <format>', 'yaml or json: the workflow as a file').choices(['yaml', 'json']))
         .option('--revision <n>', 'as it was at this revision (flowctl workflows history lists them)')
         .addHelpText(
             'after',
@@ -118,7 +119,7 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
                 'flowctl workflows get wf_abc --revision 3 -o yaml > newsletter.yaml'
             )
         )
-        .action(async (ref: string, opts: { output?: 'yaml' | 'json'; revision?: string }) => {
+        .action(async (ref: string, opts: { revision?: string }, command: Command) => {
             const c = ctx();
             const at = opts.revision === undefined ? undefined : revisionNumber('--revision', opts.revision, ref);
             const api = await client(c);
@@ -127,14 +128,9 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             // An earlier revision has its own name and graph; the webhook is not part of revisions.
             const workflow = old ? { ...current, name: old.name, graph: old.graph, revision: old.revision, updatedAt: old.createdAt } : current;
             const file = { name: workflow.name, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}), graph: workflow.graph };
-            if (opts.output === 'yaml' && !c.io.json) {
-                const { stringify } = await import('yaml');
-                c.io.out(stringify(file, { lineWidth: 0 }));
-                return;
-            }
-
-            if (opts.output === 'json' && !c.io.json) {
-                c.io.out(JSON.stringify(file, null, 2));
+            // -o prints the workflow as a file; --json (which wins over -o) as the API answers it.
+            if (command.optsWithGlobals<{ json?: boolean }>().json !== true && c.io.format !== null) {
+                c.io.out(c.io.doc(file));
                 return;
             }
 
@@ -159,7 +155,7 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
         .description('delete a workflow and all its runs')
         .argument('<workflow>', 'its id, or its whole name (exact, case included)')
         .option('-y, --yes', 'do not ask for confirmation')
-        .addHelpText('after', examples('flowctl workflows rm wf_abc', 'flowctl workflows rm "Newsletter to subscribers over 30" --yes'))
+        .addHelpText('after', examples('flowctl workflows rm wf_abc', 'flowctl workflows rm wf_abc --yes'))
         .action(async (ref: string, opts: { yes?: boolean }) => {
             const c = ctx();
             const api = await client(c);

@@ -57,6 +57,33 @@ const ALLOWED_FIELDS: Record<NodeType, string[]> = {
     OUTPUT: ['forEach', 'to', 'subject', 'body', 'html']
 };
 
+/** One field of a node's data, as checkNodeData() checks it: what the SDK's node types are generated from. */
+export interface NodeDataField {
+    name: string;
+    required: boolean;
+    /** `string`, or `output` for the AI node's list of {name, type} fields. */
+    kind: 'string' | 'output';
+}
+
+/**
+ * Each type's data fields, and for DATA_SOURCE the fields of which exactly one must be set (with the
+ * fields that need a particular one of them): the rules above, described for code generators.
+ */
+export const nodeDataSchemas = (): Record<NodeType, { fields: NodeDataField[]; exactlyOneOf?: string[]; needs?: Record<string, string> }> => {
+    const schemas = {} as Record<NodeType, { fields: NodeDataField[]; exactlyOneOf?: string[]; needs?: Record<string, string> }>;
+    for (const type of Object.keys(ALLOWED_FIELDS) as NodeType[]) {
+        const fields = ALLOWED_FIELDS[type].map((name): NodeDataField => {
+            const rule = STRING_FIELDS[type][name];
+            return rule ? { name, required: rule.required, kind: 'string' } : { name, required: true, kind: 'output' };
+        });
+        schemas[type] = type === 'DATA_SOURCE' ? { fields, exactlyOneOf: [...DATA_SOURCE_ONE_OF], needs: { sheet: 'driveFileId' } } : { fields };
+    }
+
+    return schemas;
+};
+
+const DATA_SOURCE_ONE_OF = ['uploadId', 'driveFileId'] as const;
+
 const OUTPUT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function checkNodeData(type: NodeType, data: Record<string, unknown>, path: string): Problem[] {
@@ -88,7 +115,7 @@ export function checkNodeData(type: NodeType, data: Record<string, unknown>, pat
         }
     }
     if (type === 'DATA_SOURCE') {
-        const sources = ['uploadId', 'driveFileId'].filter((key) => Object.hasOwn(data, key));
+        const sources = DATA_SOURCE_ONE_OF.filter((key) => Object.hasOwn(data, key));
         if (sources.length === 0) {
             problems.push({
                 path,

@@ -342,6 +342,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's recent runs across its workflows, newest first
+         * @description 50 per page by default, at most 500. The next page's address is in the Link header (rel="next").
+         *
+         *     One workflow's runs: GET /api/workflows/{workflowId}/runs. A run with its nodes: GET /api/workflows/runs/{runId}.
+         */
+        get: operations["getRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/suppressions": {
         parameters: {
             query?: never;
@@ -396,6 +418,8 @@ export interface paths {
         /**
          * List uploads, newest first
          * @description 50 per page by default, at most 500. The next page's address is in the Link header (rel="next").
+         *
+         *     With `sha256`, only uploads of those bytes: how a client asks whether the server already has a file without sending it.
          */
         get: operations["getUploads"];
         put?: never;
@@ -404,6 +428,8 @@ export interface paths {
          * @description multipart/form-data with the file in a field named 'file'. The file must be UTF-8 with a header row of unique, non-empty column names, and the same number of fields on every row.
          *
          *     It is checked while it streams in; on any problem nothing is kept. At most 50 MiB.
+         *
+         *     The same bytes under the same name as an upload the account already has answer 200 with that upload (its `uploadId`), and keep no second copy: applying unchanged files from a fresh machine creates nothing. A new upload answers 201. A deleted upload is not matched.
          *
          *     The file's name (the part's `filename`, or `filename*`) is kept without any folder path, up to 255 characters. A name with a control character (ESC, CSI, BEL, a line break, tab), a bidi control (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) or another invisible format character (zero-width space, soft hyphen, BOM…) is refused with 400: it would show as another name. ZWNJ and ZWJ are kept. Names stored by earlier versions with such characters are shown with each one written as `<U+202E>`.
          */
@@ -889,6 +915,11 @@ export interface operations {
                             baseUrl: string | null;
                             /** @description Model calls in flight per AI node at most; null: the server's AI_CONCURRENCY */
                             concurrency: number | null;
+                            /**
+                             * @description Whose key AI nodes use: the account's, the server's own (its OPENAI_API_KEY, when the account set none), or none (AI nodes fail)
+                             * @enum {string}
+                             */
+                            keyInUse: "account" | "server" | "none";
                             model: string | null;
                         };
                     };
@@ -1017,6 +1048,11 @@ export interface operations {
                             baseUrl: string | null;
                             /** @description Model calls in flight per AI node at most; null: the server's AI_CONCURRENCY */
                             concurrency: number | null;
+                            /**
+                             * @description Whose key AI nodes use: the account's, the server's own (its OPENAI_API_KEY, when the account set none), or none (AI nodes fail)
+                             * @enum {string}
+                             */
+                            keyInUse: "account" | "server" | "none";
                             model: string | null;
                         };
                     };
@@ -3687,6 +3723,134 @@ export interface operations {
             };
         };
     };
+    getRuns: {
+        parameters: {
+            query?: {
+                /** @description From the Link header of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"`: the address of the next page, absent on the last one */
+                    Link?: string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        completedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description From start to end (to now while running); null before it starts */
+                        durationMs: number | null;
+                        /** @description Null before the run has figures */
+                        emailsSent: number | null;
+                        retryOf: string | null;
+                        runId: string;
+                        /** Format: date-time */
+                        startedAt: string | null;
+                        /** @enum {string} */
+                        status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /**
+                         * @description `manual`: enqueued through the API (CLI, SDK); `retry`: a retry of `retryOf`
+                         * @enum {string}
+                         */
+                        trigger: "manual" | "retry";
+                        workflowId: string;
+                        workflowName: string;
+                    }[];
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSuppressions: {
         parameters: {
             query?: {
@@ -4120,6 +4284,8 @@ export interface operations {
                 /** @description From the Link header of the previous page */
                 cursor?: string;
                 limit?: number;
+                /** @description Hex SHA-256 of a file: list only uploads of those bytes */
+                sha256?: string;
             };
             header?: never;
             path?: never;
@@ -4151,6 +4317,8 @@ export interface operations {
                         filename: string;
                         /** @description Data rows, the header row excluded */
                         rows: number;
+                        /** @description Hex SHA-256 of the bytes; null for uploads stored before the server kept it */
+                        sha256: string | null;
                         sizeBytes: number;
                         uploadId: string;
                     }[];
@@ -4250,6 +4418,35 @@ export interface operations {
         };
         responses: {
             /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Column names from the header row, trimmed */
+                        columns: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        filename: string;
+                        /** @description Data rows, the header row excluded */
+                        rows: number;
+                        /** @description Hex SHA-256 of the bytes; null for uploads stored before the server kept it */
+                        sha256: string | null;
+                        sizeBytes: number;
+                        uploadId: string;
+                    };
+                };
+            };
+            /** @description Success */
             201: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4271,6 +4468,8 @@ export interface operations {
                         filename: string;
                         /** @description Data rows, the header row excluded */
                         rows: number;
+                        /** @description Hex SHA-256 of the bytes; null for uploads stored before the server kept it */
+                        sha256: string | null;
                         sizeBytes: number;
                         uploadId: string;
                     };
@@ -4434,6 +4633,8 @@ export interface operations {
                         filename: string;
                         /** @description Data rows, the header row excluded */
                         rows: number;
+                        /** @description Hex SHA-256 of the bytes; null for uploads stored before the server kept it */
+                        sha256: string | null;
                         sizeBytes: number;
                         uploadId: string;
                     };

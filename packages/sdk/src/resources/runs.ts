@@ -1,6 +1,6 @@
 import type { Flowctl, RequestOptions } from '../client.js';
 import type { PagedList } from '../pagination.js';
-import type { Delivery, DeliveryStatus, NodeOutputPage, Run, RunEnqueued, RunSummary } from '../types.js';
+import type { Delivery, DeliveryStatus, NodeOutputPage, RecentRun, Run, RunEnqueued, RunSummary } from '../types.js';
 import { type Poll, type WaitOptions, waitForRun } from '../wait.js';
 import { type IdempotentRequestOptions, idempotencyHeaders } from './workflows.js';
 
@@ -64,6 +64,12 @@ export class Runs {
     list(workflowId: string, options: RunListOptions = {}): PagedList<RunSummary> {
         const { order, limit, ...rest } = options;
         return this.#client.list<RunSummary>({ ...rest, method: 'GET', path: `/api/workflows/${encodeURIComponent(workflowId)}/runs`, query: { order, limit } });
+    }
+
+    /** The account's runs across its workflows, newest first, each with its workflow's name and figures. */
+    recent(options: RequestOptions & { limit?: number } = {}): PagedList<RecentRun> {
+        const { limit, ...rest } = options;
+        return this.#client.list<RecentRun>({ ...rest, method: 'GET', path: '/api/runs', query: { limit } });
     }
 
     /**

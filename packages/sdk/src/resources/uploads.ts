@@ -18,8 +18,9 @@ export class Uploads {
 
     /**
      * Uploads a CSV file, streamed: a path, a `Readable`, a `Buffer`/`Uint8Array` or a `Blob`. The file is
-     * sent chunk by chunk as the connection takes it, never held in memory whole. Not retried (the server
-     * does not deduplicate uploads); a stream source is also not replayed after a token refresh.
+     * sent chunk by chunk as the connection takes it, never held in memory whole. The same bytes under the
+     * same name as an upload the account has answer that upload (nothing new is stored). Not retried; a
+     * stream source is also not replayed after a token refresh.
      */
     async create(file: Uploadable, options: UploadCreateOptions = {}): Promise<Upload> {
         const { filename, ...rest } = options;
@@ -33,9 +34,13 @@ export class Uploads {
         return res.body as Upload;
     }
 
-    /** The account's uploads, newest first. */
-    list(options?: RequestOptions): PagedList<Upload> {
-        return this.#client.list<Upload>({ ...options, method: 'GET', path: '/api/uploads' });
+    /**
+     * The account's uploads, newest first. With `sha256` (hex), only uploads of those bytes: whether the
+     * server has a file already, asked without sending it.
+     */
+    list(options: RequestOptions & { sha256?: string } = {}): PagedList<Upload> {
+        const { sha256, ...rest } = options;
+        return this.#client.list<Upload>({ ...rest, method: 'GET', path: '/api/uploads', query: { sha256 } });
     }
 
     /** One upload's metadata. */

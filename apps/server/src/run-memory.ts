@@ -1,4 +1,5 @@
 import type { AiData, DataSourceData, Graph } from '@flowctl/engine';
+// Below services and worker alike: a preview, a Google Drive read and a run all size rows by this rule.
 
 // A run's memory, estimated before it loads anything. Rows are held as one object per row (shared by
 // every node that passes them on), so a run costs about: per row an object and its cells, the text
