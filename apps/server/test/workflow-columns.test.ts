@@ -103,6 +103,7 @@ describe('workflow columns', () => {
         // Saved before names were checked: create would refuse it now.
         const id = await api.workflow(mail('subscribed'));
         await t.app.ctx.db.query('UPDATE workflows SET graph = $2::jsonb WHERE id = $1', [id, JSON.stringify(graph)]);
+        await t.app.ctx.db.query('UPDATE workflow_revisions SET graph = $2::jsonb WHERE workflow_id = $1', [id, JSON.stringify(graph)]);
 
         const before = t.smtp.messages.length;
         const run = await api.run(id);

@@ -28,6 +28,8 @@ const COMMAND_FOR_ROUTE: Record<string, string> = {
     'GET /api/integrations/google': 'flowctl google status',
     'GET /api/integrations/google/connect': 'flowctl google connect',
     'DELETE /api/integrations/google': 'flowctl google disconnect',
+    'GET /api/workflows/{workflowId}/runs': 'flowctl runs list <workflowId>',
+    'GET /api/workflows/runs/{runId}': 'flowctl runs get <runId>',
     'POST /api/workflows/runs/{runId}/cancel': 'flowctl runs cancel <runId>',
     'POST /api/workflows/runs/{runId}/retry': 'flowctl runs retry <runId>'
 };

@@ -77,7 +77,7 @@ describe('examples/workflows/ai-summary.yaml', () => {
         expect(retried.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^✓ SUCCESS in \\S+ · 5 rows, 1 filtered out, 4 e-mails sent, ${asked} AI calls?, ${asked * 10} \\+ ${asked * 10} tokens · (run_\\w+)$`));
         const retryId = /· (run_\w+)$/.exec(retried.stdout.trim())?.[1] as string;
         const shown = await flowctl(['runs', 'get', retryId], { home });
-        expect(shown.stdout.split('\n')[0]).toBe(`${retryId} of ${failed.json.workflowId}: SUCCESS (a retry of ${failed.json.runId})`);
+        expect(shown.stdout.split('\n')[0]).toBe(`${retryId} of ${failed.json.workflowId} revision 1: SUCCESS (a retry of ${failed.json.runId})`);
         const mails = (await server.smtp.waitFor(before.mails + 4)).slice(before.mails);
         expect(mails.map((m) => m.to[0]).sort()).toEqual(['ada@example.com', 'alan@example.com', 'linus@example.com', 'margaret@example.com']);
     });

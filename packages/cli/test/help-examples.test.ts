@@ -98,6 +98,9 @@ describe('--help examples', () => {
         // An upload no workflow reads, for `uploads get` and `uploads rm`.
         Fs.writeFileSync(Path.join(cwd, 'people.csv'), 'name,email\nAda,ada@example.com\n');
         const upload = JSON.parse(await paste('flowctl upload people.csv --json', {}));
+        // The files the suppressions import examples name.
+        Fs.writeFileSync(Path.join(cwd, 'unsubscribed.csv'), 'email\ngrace@example.com\n');
+        Fs.writeFileSync(Path.join(cwd, 'list.txt'), 'linus@example.com\n');
         const ids = { wf_abc: newsletter, run_abc: run.runId, tok_abc: token.id, upl_abc: upload.uploadId, 'me@example.com': email };
 
         const pasted = all.filter((line) => !(line in NOT_PASTED) && !LAST.includes(line));

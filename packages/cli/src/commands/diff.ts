@@ -39,11 +39,11 @@ export const register: Register = (program, ctx) => {
         .requiredOption('-f, --file <path...>', 'a workflow YAML file, or a folder of them')
         .addHelpText(
             'after',
-            `${examples('flowctl diff -f newsletter.yaml', 'flowctl diff -f examples/workflows/ && echo "nothing to apply"')}
-
+            `
 Exit codes, as kubectl diff: 0 nothing would change · 1 something would · above 1 the comparison
 failed (2 a bad file or request, 3 not signed in). Nothing is uploaded or changed; a CSV not on
-the server yet shows as its file: path. Colour only on a terminal (NO_COLOR turns it off).`
+the server yet shows as its file: path. Colour only on a terminal (NO_COLOR turns it off).
+${examples('flowctl diff -f newsletter.yaml', 'flowctl diff -f examples/workflows/ && echo "nothing to apply"')}`
         )
         .action(async (opts: { file: string[] }) => {
             const c = ctx();

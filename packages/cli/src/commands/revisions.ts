@@ -67,7 +67,7 @@ export const registerRevisions = (workflows: Command, ctx: () => Ctx): void => {
         .description('make a workflow what it was at an earlier revision (as a new revision)')
         .argument('<workflow>', 'its id, or its whole name (exact, case included)')
         .requiredOption('--to <revision>', 'the revision to go back to (flowctl workflows history lists them)')
-        .addHelpText('after', examples('flowctl workflows rollback "Newsletter to subscribers over 30" --to 3'))
+        .addHelpText('after', examples('flowctl workflows rollback "Newsletter to subscribers over 30" --to 1'))
         .action(async (ref: string, opts: { to: string }) => {
             const c = ctx();
             const to = revisionNumber('--to', opts.to, ref);

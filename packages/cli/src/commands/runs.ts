@@ -165,7 +165,7 @@ export const register: Register = (program, ctx) => {
         .option('--limit <n>', 'at most this many (default: all)')
         .addHelpText(
             'after',
-            examples('flowctl runs deliveries run_abc --status failed', 'flowctl runs deliveries run_abc | grep ann@example.com', 'flowctl runs deliveries run_abc --json | jq -r \'.[] | select(.status == "sent") | .to\'')
+            examples('flowctl runs deliveries run_abc --status failed', 'flowctl runs deliveries run_abc | grep ada@example.com', 'flowctl runs deliveries run_abc --status sent --json')
         )
         .action(async (runId: string, opts: { status?: string; limit?: string }) => {
             const c = ctx();

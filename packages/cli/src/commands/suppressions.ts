@@ -22,12 +22,14 @@ export const register: Register = (program, ctx) => {
     const suppressions = program
         .command('suppressions')
         .alias('suppression')
-        .description('the suppression list: addresses your workflows never e-mail (unsubscribed, bounced, complained, added by hand)');
+        .description('the suppression list: addresses your workflows never e-mail (unsubscribed, bounced, complained, added by hand)')
+        .addHelpText('after', examples('flowctl suppressions list', 'flowctl suppressions add ada@example.com'));
 
     suppressions
         .command('list')
         .alias('ls')
         .description('the list, newest first')
+        .addHelpText('after', examples('flowctl suppressions list', 'flowctl suppressions list --json'))
         .action(async () => {
             const c = ctx();
             const api = await client(c);
