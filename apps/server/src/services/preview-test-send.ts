@@ -31,8 +31,8 @@ const swap = (text: string, from: string, to: string): string => text.split(from
  */
 export const testMail = (email: PreviewEmail, me: string, subject: string, myLink: string | undefined): Mail => {
     const rowLink = rowLinks.get(email);
-    const replace = (text: string, escape: (value: string) => string = (value) => value) =>
-        rowLink === undefined ? text : swap(swap(text, escape(rowLink), escape(myLink ?? '')), rowLink, myLink ?? '');
+    const replace = (text: string, encode: (value: string) => string = (value) => value) =>
+        rowLink === undefined ? text : swap(swap(text, encode(rowLink), encode(myLink ?? '')), rowLink, myLink ?? '');
     return {
         to: me,
         subject,
