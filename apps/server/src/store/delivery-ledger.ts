@@ -1,6 +1,7 @@
 import type { Queryable } from './db.js';
 import { LEDGER_STATUS_SQL, RECORDED, type RecordedStatus } from './delivery-status.js';
 import { prepared, preparedOne } from './prepared.js';
+import { REVISION_GRAPH } from './runs.js';
 
 // The delivery ledger's reads. Every query pages one OUTPUT node by element index, through the
 // primary key (run, node, element) or, for the rarer statuses, the partial index deliveries_unsent:
@@ -31,7 +32,8 @@ export const ledgerRun = (db: Queryable, accountId: string, runId: string): Prom
     preparedOne<LedgerRun>(
         db,
         'flowctl_ledger_run',
-        `SELECT r.status, r.graph,
+        // The graph is the revision's the run executes (runs keep no copy since 027-revisions).
+        `SELECT r.status, ${REVISION_GRAPH('r')} AS graph,
                 (SELECT jsonb_object_agg(e.node_id, e.elements) FROM output_elements e WHERE e.run_id = r.id) AS elements
          FROM runs r WHERE r.id = $1 AND r.account_id = $2`,
         [runId, accountId]
