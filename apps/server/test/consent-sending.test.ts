@@ -1,9 +1,20 @@
 // Issue 29 at send time, against a real server and SMTP sink: the suppression list checked per chunk
 // right before sending (an unsubscribe during a run stops the e-mails not yet gone), per account;
 // preview's same check; the HTML part; and recipients the server refuses for good suppressed as bounced.
+import Fs from 'node:fs/promises';
+import Os from 'node:os';
+import Path from 'node:path';
+
+import pino from 'pino';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { sealUnsubscribeToken, unsubscribeKeys } from '../src/mail/unsubscribe-token.js';
+import { openUnsubscribeToken, sealUnsubscribeToken, unsubscribeKeys } from '../src/mail/unsubscribe-token.js';
+import { deliveryCounts } from '../src/store/deliveries.js';
+import { sentByNode } from '../src/store/interruptions.js';
+import { DeliveryJournal } from '../src/worker/delivery-journal.js';
+import { createMailMetrics } from '../src/worker/mail-metrics.js';
+import { createPorts } from '../src/worker/ports.js';
 import { createAccount, type TestAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { newsletter, runsApi } from './run-fixtures.js';
@@ -16,6 +27,16 @@ const suppressionsOf = async (t: TestServer, account: TestAccount) => {
     expect(res.statusCode).toBe(200);
     return res.json as { email: string; reason: string; workflowId: string | null }[];
 };
+
+/** flowctl_emails_total{outcome="suppressed"} on the app's /metrics. */
+const suppressedMetric = async (t: TestServer): Promise<number> => {
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    return Number(/^flowctl_emails_total\{outcome="suppressed"\} (\d+)$/m.exec(text)?.[1]);
+};
+
+/** The addresses the unsubscribe tokens (…/u/{token}) in `text` open to. */
+const tokenAddresses = (t: TestServer, text: string): string[] =>
+    [...text.matchAll(/\/u\/([A-Za-z0-9_-]+)/g)].map((m) => openUnsubscribeToken(unsubscribeKeys(t.app.ctx.secrets.encryptionKey), m[1]!)?.email ?? `unopened ${m[1]}`);
 
 describe('suppression list at send time', () => {
     let t: TestServer;
@@ -144,15 +165,131 @@ describe('suppression list at send time', () => {
         expect(await suppressionsOf(t, account)).toContainEqual(expect.objectContaining({ email: 'late@bounce.test', reason: 'bounced' }));
 
         // A retry of the failed e-mails does not send the bounced ones again: they are suppressed now.
+        const counted = await suppressedMetric(t);
         const retried = await api.call('POST', `/api/workflows/runs/${run.runId}/retry`);
         expect(retried.statusCode, retried.payload).toBe(202);
         const retry = await api.waitFor(retried.json.runId);
         expect(retry.result).toMatchObject({ emailsSent: 0, suppressed: 2 });
+        // Recorded as such in the retry's ledger, and counted on /metrics.
+        const ledger = await api.call('GET', `/api/workflows/runs/${retry.runId}/deliveries?status=suppressed`);
+        expect(ledger.statusCode, ledger.payload).toBe(200);
+        expect(ledger.json.map((e: { to: string; status: string }) => [e.to, e.status])).toEqual([
+            ['gone@bounce.test', 'suppressed'],
+            ['plain@bounce.test', 'suppressed']
+        ]);
+        expect(await suppressedMetric(t)).toBe(counted + 2);
         expect(api.node(retry, 'send').output).toMatchObject({ emailsSent: 0, suppressed: 2 });
         expect(api.node(retry, 'send').error).toMatch(/^2 of 4 retried e-mails failed again/);
 
         // The next run leaves the bounced addresses out, as suppressed.
         const again = await api.run(workflowId);
         expect(again.result).toMatchObject({ suppressed: 2 });
+    });
+
+    it('records each element left out as suppressed in the ledger and on /metrics: never failed, sent or retried, nor sent by a resumed attempt', async () => {
+        const workflowId = await api.workflow(newsletter(await api.upload(people(4, 'ledger-sup.test')), 'age > 0'));
+        await t.request({ method: 'POST', url: '/api/suppressions', headers: account.headers, payload: { emails: ['p1@ledger-sup.test', 'p3@ledger-sup.test'] } });
+        const counted = await suppressedMetric(t);
+        const run = await api.run(workflowId);
+        expect(run.status).toBe('SUCCESS');
+        expect(run.result).toMatchObject({ emailsSent: 2, suppressed: 2 });
+        expect(await suppressedMetric(t)).toBe(counted + 2);
+
+        const ledger = async (query = '') => {
+            const res = await api.call('GET', `/api/workflows/runs/${run.runId}/deliveries${query}`);
+            expect(res.statusCode, res.payload).toBe(200);
+            return res.json.map((e: { index: number; to: string; status: string }) => [e.index, e.to, e.status]);
+        };
+        expect(await ledger()).toEqual([
+            [0, 'p0@ledger-sup.test', 'sent'],
+            [1, 'p1@ledger-sup.test', 'suppressed'],
+            [2, 'p2@ledger-sup.test', 'sent'],
+            [3, 'p3@ledger-sup.test', 'suppressed']
+        ]);
+        expect(await ledger('?status=suppressed')).toEqual([
+            [1, 'p1@ledger-sup.test', 'suppressed'],
+            [3, 'p3@ledger-sup.test', 'suppressed']
+        ]);
+        expect(await ledger('?status=failed')).toEqual([]);
+        expect(await ledger('?status=pending')).toEqual([]);
+
+        // Nothing to retry: a suppressed element is no failure.
+        expect((await api.call('POST', `/api/workflows/runs/${run.runId}/retry`)).statusCode).toBe(409);
+        // The figures a run given up is rebuilt from count them apart.
+        expect(await deliveryCounts(t.app.ctx.db, run.runId)).toEqual({ sent: 2, possiblyDuplicated: 0, unknown: 0, suppressed: 2 });
+        expect((await sentByNode(t.app.ctx.db, run.runId)).get('send')).toEqual({ sent: 2, unknown: 0, suppressed: 2 });
+
+        // An attempt resuming the run (after a crash) leaves out again what an earlier one recorded
+        // suppressed, even once the address has left the list, without recording or counting it twice.
+        expect((await t.request({ method: 'DELETE', url: '/api/suppressions/p1%40ledger-sup.test', headers: account.headers })).statusCode).toBe(204);
+        const journalDir = await Fs.mkdtemp(Path.join(Os.tmpdir(), 'flowctl-journal-'));
+        const metrics = createMailMetrics(new Registry());
+        const mailsBefore = t.smtp.messages.length;
+        try {
+            const ports = createPorts(
+                {
+                    db: t.app.ctx.db,
+                    mailer: t.app.ctx.mailer,
+                    mailConcurrency: 1,
+                    aiConcurrency: 1,
+                    aiRetryBudgetMs: 1000,
+                    deps: { consent: t.app.services.suppressions.consent } as never,
+                    log: pino({ level: 'silent' }),
+                    messageDomain: 'example.test',
+                    metrics
+                },
+                {
+                    id: run.runId,
+                    originRunId: run.runId,
+                    workflowId,
+                    accountId: account.accountId,
+                    // No lease: none of what follows may start a send (ensureLive on it would throw).
+                    lease: undefined as never,
+                    journal: new DeliveryJournal(journalDir, run.runId, 'resumed', () => {}),
+                    resumed: true,
+                    signal: new AbortController().signal,
+                    onSent: () => {},
+                    onProgress: () => {},
+                    fail: (err) => {
+                        throw err;
+                    }
+                }
+            );
+            const ctx = { nodeId: 'send', signal: new AbortController().signal };
+            const candidates = [0, 1, 2, 3].map((index) => ({ index, address: `p${index}@ledger-sup.test` }));
+            expect([...(await ports.suppressed!('send', candidates, ctx))].sort()).toEqual([1, 3]);
+            ports.onSuppressed!({ to: 'p1@ledger-sup.test', subject: 's', body: 'b' }, { nodeId: 'send', index: 1 });
+            // Asked to send it all the same, it does not.
+            expect(await ports.sendMail({ to: 'p1@ledger-sup.test', subject: 's', body: 'b' }, { nodeId: 'send', index: 1 }, ctx)).toBe(false);
+            await ports.settle();
+        } finally {
+            await Fs.rm(journalDir, { recursive: true, force: true });
+        }
+
+        expect(t.smtp.messages.length).toBe(mailsBefore);
+        expect(await metrics.emails.get()).toMatchObject({ values: expect.arrayContaining([expect.objectContaining({ labels: { outcome: 'suppressed' }, value: 0 })]) });
+        expect(await ledger('?status=suppressed')).toHaveLength(2);
+    });
+
+    it("test-sends the preview's e-mails with the caller's own unsubscribe link in place of the row's; the preview shows the row's", async () => {
+        const graph = newsletter(await api.upload(people(1, 'testsend.test')), 'age > 0', { body: 'Hi {{item.name}}, leave: {{unsubscribeUrl}}' });
+        (graph.nodes[3]!.data as Record<string, string>).html = '<p>Hi</p><a href="{{unsubscribeUrl}}">Unsubscribe</a> {{unsubscribeUrl}}';
+        const workflowId = await api.workflow(graph);
+        const before = t.smtp.messages.length;
+        const res = await t.request({ method: 'POST', url: `/api/workflows/${workflowId}/preview`, headers: account.headers, payload: { sendTestTo: 'me' } });
+        expect(res.statusCode, res.payload).toBe(200);
+        expect(res.json.testSent).toBe(1);
+        // The answer shows the e-mail as a run renders it: the row's link.
+        const [shown] = res.json.emails as { text: string; html: string }[];
+        expect(tokenAddresses(t, shown!.text)).toEqual(['p0@testsend.test']);
+        expect(tokenAddresses(t, shown!.html)).toEqual(['p0@testsend.test', 'p0@testsend.test']);
+
+        const [mail] = (await t.smtp.waitFor(before + 1)).slice(before);
+        expect(mail!.to).toEqual([account.email]);
+        const headers = mail!.raw.split(/\r\n\r\n/)[0]!.replace(/\r\n[ \t]+/g, ' ');
+        expect(tokenAddresses(t, mail!.text)).toEqual([account.email]);
+        expect(tokenAddresses(t, mail!.html!)).toEqual([account.email, account.email]);
+        expect(tokenAddresses(t, headers)).toEqual([account.email]);
+        expect(tokenAddresses(t, mail!.raw)).not.toContain('p0@testsend.test');
     });
 });

@@ -19,6 +19,7 @@ import type { Context } from '../context.js';
 import { createWindowCounter, type WindowCounter } from '../http/window-counter.js';
 import { type PreviewReplyRecord, previewReplies, writePreviewReply } from '../store/ai-preview-replies.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
+import { rememberRowLink, testMail } from './preview-test-send.js';
 import { type AiEndpoint, complete } from '../worker/ai.js';
 import { AiLimiter } from '../worker/ai-limiter.js';
 import { aiRequestHash } from '../worker/ai-request-hash.js';
@@ -180,16 +181,20 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
         const emails: PreviewEmail[] = [];
         const suppressedBy = new Map<string, number>();
         const consent = deps.run.consent;
-        const shown = (message: MailMessage, key: DeliveryKey, suppressed: boolean): PreviewEmail => ({
-            nodeId: key.nodeId,
-            index: key.index,
-            from: ctx.config.mailFrom,
-            to: message.to,
-            subject: message.subject,
-            text: message.body,
-            ...(message.html === undefined ? {} : { html: message.html }),
-            suppressed
-        });
+        const shown = (message: MailMessage, key: DeliveryKey, suppressed: boolean): PreviewEmail =>
+            rememberRowLink(
+                {
+                    nodeId: key.nodeId,
+                    index: key.index,
+                    from: ctx.config.mailFrom,
+                    to: message.to,
+                    subject: message.subject,
+                    text: message.body,
+                    ...(message.html === undefined ? {} : { html: message.html }),
+                    suppressed
+                },
+                message.unsubscribeUrl
+            );
         let settings: Promise<AiEndpoint> | null = null;
         let recorded: Promise<Map<string, PreviewReplyRecord>> | null = null;
         const limiters = new Map<string, AiLimiter>();
@@ -363,10 +368,12 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
             if (input.sendTestTo === 'me') {
                 // To the account's own verified address only, never a row's: the row's `to` is not used.
                 const me = await deps.accounts.me(accountId);
+                // The row's unsubscribe link becomes the caller's own: clicked in a test e-mail, it must not unsubscribe the row.
+                const myLink = deps.run.consent?.unsubscribeUrl(accountId, workflowId, me.email);
                 let sent = 0;
                 for (const email of preview.emails.filter((e) => !e.suppressed)) {
                     try {
-                        await ctx.mailer.send({ to: me.email, subject: `${TEST_SUBJECT_PREFIX}${email.subject}`, text: email.text, html: email.html });
+                        await ctx.mailer.send(testMail(email, me.email, `${TEST_SUBJECT_PREFIX}${email.subject}`, myLink));
                     } catch (err) {
                         throw Boom.badGateway(`The test e-mails could not be sent (${sent} of ${preview.emails.length} went): ${(err as Error).message}`);
                     }

@@ -2,11 +2,12 @@ import type { Queryable } from './db.js';
 import { prepared, preparedOne } from './prepared.js';
 
 // One row per e-mail a run tried to send: its intent (SENDING, written before the message goes out)
-// and then its outcome (SENT or FAILED, written right after the server answered). Outcomes are facts
+// and then its outcome (SENT or FAILED, written right after the server answered), or, for an element
+// left out because its address is on the suppression list, SUPPRESSED (no intent: nothing was sent). Outcomes are facts
 // about the outside world, so they are written whoever holds the lease; intents are fenced by it, so
 // a worker that lost its lease cannot start a send.
 
-export type DeliveryStatus = 'SENDING' | 'SENT' | 'FAILED';
+export type DeliveryStatus = 'SENDING' | 'SENT' | 'FAILED' | 'SUPPRESSED';
 
 export interface Intent {
     node_id: string;
@@ -21,13 +22,13 @@ export interface Intent {
 export interface Outcome {
     node_id: string;
     element_index: number;
-    status: 'SENT' | 'FAILED';
+    status: 'SENT' | 'FAILED' | 'SUPPRESSED';
     error: string | null;
     /** What was rendered, kept for failed rows so a retry sends exactly that. */
     content: { to: string; subject: string; body: string } | null;
     /**
-     * For an element that failed before the transport (no intent was written): its address, if it
-     * has one. Otherwise null: the intent holds it.
+     * For an element that failed before the transport, or was suppressed (no intent was written):
+     * its address, if it has one. Otherwise null: the intent holds it.
      */
     recipient?: string | null;
 }
@@ -122,18 +123,21 @@ export interface DeliveryCounts {
      * again after such a copy and then refused, as the first copy may have arrived.
      */
     unknown: number;
+    /** Elements left out because their address was on the suppression list: neither sent nor failed. */
+    suppressed: number;
 }
 
 export const deliveryCounts = async (db: Queryable, runId: string): Promise<DeliveryCounts> => {
-    const row = await preparedOne<{ sent: number; possibly_duplicated: number; unknown: number }>(
+    const row = await preparedOne<{ sent: number; possibly_duplicated: number; unknown: number; suppressed: number }>(
         db,
         'flowctl_deliveries_counts',
         `SELECT count(*) FILTER (WHERE status = 'SENT')::int AS sent, count(*) FILTER (WHERE resent)::int AS possibly_duplicated,
-                count(*) FILTER (WHERE status = 'SENDING' OR (resent AND status = 'FAILED'))::int AS unknown
+                count(*) FILTER (WHERE status = 'SENDING' OR (resent AND status = 'FAILED'))::int AS unknown,
+                count(*) FILTER (WHERE status = 'SUPPRESSED')::int AS suppressed
          FROM deliveries WHERE run_id = $1`,
         [runId]
     );
-    return { sent: row?.sent ?? 0, possiblyDuplicated: row?.possibly_duplicated ?? 0, unknown: row?.unknown ?? 0 };
+    return { sent: row?.sent ?? 0, possiblyDuplicated: row?.possibly_duplicated ?? 0, unknown: row?.unknown ?? 0, suppressed: row?.suppressed ?? 0 };
 };
 
 export interface RetryRow {

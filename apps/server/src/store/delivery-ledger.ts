@@ -32,6 +32,7 @@ export const ledgerRun = (db: Queryable, accountId: string, runId: string): Prom
     preparedOne<LedgerRun>(
         db,
         'flowctl_ledger_run',
+        // The graph is the revision's the run executes (runs keep no copy since 027-revisions).
         `SELECT r.status, ${REVISION_GRAPH('r')} AS graph,
                 (SELECT jsonb_object_agg(e.node_id, e.elements) FROM output_elements e WHERE e.run_id = r.id) AS elements
          FROM runs r WHERE r.id = $1 AND r.account_id = $2`,

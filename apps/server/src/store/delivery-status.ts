@@ -17,8 +17,7 @@ export const RECORDED: Record<RecordedStatus, string> = {
     sent: "status = 'SENT'",
     failed: "status <> 'SENT' AND status = 'FAILED' AND NOT resent",
     unknown: "status <> 'SENT' AND (status = 'SENDING' OR (status = 'FAILED' AND resent))",
-    // Issue 29 records suppressed elements; until then no row is.
-    suppressed: 'false'
+    suppressed: "status <> 'SENT' AND status = 'SUPPRESSED'"
 };
 
 /** The ledger status of a row, as SQL over its columns. */
@@ -26,4 +25,5 @@ export const LEDGER_STATUS_SQL = `CASE
     WHEN status = 'SENT' THEN 'sent'
     WHEN status = 'SENDING' OR (status = 'FAILED' AND resent) THEN 'unknown'
     WHEN status = 'FAILED' THEN 'failed'
+    WHEN status = 'SUPPRESSED' THEN 'suppressed'
 END`;

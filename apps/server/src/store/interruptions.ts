@@ -88,7 +88,7 @@ export const retrySource = (db: Queryable, runId: string): Promise<RetrySource |
 
 export interface ChainDelivery {
     element_index: number;
-    status: 'SENT' | 'FAILED' | 'SENDING';
+    status: 'SENT' | 'FAILED' | 'SENDING' | 'SUPPRESSED';
     /** Written by the run asking (an earlier attempt of it), not by another run of the chain. */
     own: boolean;
     /** A copy went out after one whose outcome is unknown: even FAILED, the element may have arrived. */
@@ -109,19 +109,21 @@ export const chainDeliveries = (db: Queryable, originRunId: string, runId: strin
     );
 
 /**
- * Per OUTPUT node of a run: e-mails recorded as accepted, and those whose outcome is unknown (left
- * under way by an attempt that died, or sent again after such a copy and then refused).
+ * Per OUTPUT node of a run: e-mails recorded as accepted, those whose outcome is unknown (left
+ * under way by an attempt that died, or sent again after such a copy and then refused), and the
+ * elements left out as suppressed.
  */
-export const sentByNode = async (db: Queryable, runId: string): Promise<Map<string, { sent: number; unknown: number }>> => {
-    const rows = await prepared<{ node_id: string; sent: number; unknown: number }>(
+export const sentByNode = async (db: Queryable, runId: string): Promise<Map<string, { sent: number; unknown: number; suppressed: number }>> => {
+    const rows = await prepared<{ node_id: string; sent: number; unknown: number; suppressed: number }>(
         db,
         'flowctl_interruptions_sentByNode',
         `SELECT node_id, count(*) FILTER (WHERE status = 'SENT')::int AS sent,
-                count(*) FILTER (WHERE status = 'SENDING' OR (resent AND status = 'FAILED'))::int AS unknown
+                count(*) FILTER (WHERE status = 'SENDING' OR (resent AND status = 'FAILED'))::int AS unknown,
+                count(*) FILTER (WHERE status = 'SUPPRESSED')::int AS suppressed
          FROM deliveries WHERE run_id = $1 GROUP BY node_id`,
         [runId]
     );
-    return new Map(rows.map((row) => [row.node_id, { sent: row.sent, unknown: row.unknown }]));
+    return new Map(rows.map((row) => [row.node_id, { sent: row.sent, unknown: row.unknown, suppressed: row.suppressed }]));
 };
 
 /** Elements of a run whose outcome was never recorded, with the attempt that wrote each intent. */

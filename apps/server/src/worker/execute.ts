@@ -76,10 +76,13 @@ const rowCount = (summary: unknown): number => {
 
 /** The result of a run that ends without its execution's figures: what its nodes and deliveries recorded. */
 const recordedResult = async (db: WorkerEnv['db'], runId: string, nodes: NodeRow[], types: Map<string, string>): Promise<RecordedResult> => {
-    const { sent, possiblyDuplicated, unknown } = await deliveryCounts(db, runId);
+    const { sent, possiblyDuplicated, unknown, suppressed } = await deliveryCounts(db, runId);
     const totalRows = nodes.filter((row) => types.get(row.node_id) === 'DATA_SOURCE').reduce((sum, row) => sum + rowCount(row.summary), 0);
     // E-mails left under way by the attempt that died are no failures: they may have arrived.
-    return withDuplicates({ totalRows, filteredOut: 0, emailsSent: sent, ...(unknown > 0 ? { unknownOutcome: unknown } : {}) }, possiblyDuplicated);
+    return withDuplicates(
+        { totalRows, filteredOut: 0, emailsSent: sent, ...(unknown > 0 ? { unknownOutcome: unknown } : {}), ...(suppressed > 0 ? { suppressed } : {}) },
+        possiblyDuplicated
+    );
 };
 
 /** `possiblyDuplicated` appears only when a crash made an e-mail's fate unknown and it was sent again. */
@@ -109,7 +112,10 @@ const endUnexecuted = async (env: WorkerEnv, run: ClaimedRunRow, lease: Lease, s
         .map((row) => {
             const counts = sent.get(row.node_id);
             // E-mails left under way may have arrived: counted apart, as the node's retry leaves them out.
-            const figures = types.get(row.node_id) === 'OUTPUT' ? { emailsSent: counts?.sent ?? 0, ...(counts?.unknown ? { unknownOutcome: counts.unknown } : {}) } : null;
+            const figures =
+                types.get(row.node_id) === 'OUTPUT'
+                    ? { emailsSent: counts?.sent ?? 0, ...(counts?.unknown ? { unknownOutcome: counts.unknown } : {}), ...(counts?.suppressed ? { suppressed: counts.suppressed } : {}) }
+                    : null;
             return { ...row, status: 'FAILED', error: why, completed_at: new Date().toISOString(), output: figures, ...(figures ? { summary: figures } : {}) };
         });
     const result = await recordedResult(env.db, run.id, rows, types);

@@ -1,4 +1,4 @@
-import { type AiRequest, type DataSourceData, type DeliveryKey, errorMessage, type Ports, type Row, type SuppressionCandidate } from '@flowctl/engine';
+import { type AiRequest, type DataSourceData, type DeliveryKey, errorMessage, type MailMessage, type Ports, type Row, type SuppressionCandidate } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
@@ -89,12 +89,12 @@ export interface PortsRun {
 }
 
 /**
- * An element as an earlier attempt left it: recorded SENT or FAILED; or SENDING and, by that attempt's
+ * An element as an earlier attempt left it: recorded SENT, FAILED or SUPPRESSED; or SENDING and, by that attempt's
  * notes, ACCEPTED, UNSENT, or UNKNOWN (transmitted with no answer read, or no notes here). For a
  * retry that executes the graph again, ELSEWHERE: another run of the chain sent it; MAYBE: another
  * run's copy has an unknown outcome (left SENDING, or sent again and then refused).
  */
-type Earlier = 'SENT' | 'FAILED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN' | 'ELSEWHERE' | 'MAYBE';
+type Earlier = 'SENT' | 'FAILED' | 'SUPPRESSED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN' | 'ELSEWHERE' | 'MAYBE';
 
 const isNotFound = (err: unknown): boolean => (err as { output?: { statusCode?: number } })?.output?.statusCode === 404;
 
@@ -232,6 +232,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     };
 
     const consent = env.deps.consent;
+    /** Elements an earlier attempt recorded SUPPRESSED (journalKey): left out again, not recorded nor counted twice. */
+    const recordedSuppressed = new Set<string>();
     const elementsWritten = new Map<string, Promise<void>>();
     /**
      * Records how many elements the node has, once per attempt: the ledger lists those without a
@@ -357,7 +359,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         async sendMail(message, key, ctx) {
             noteElements(key);
             const earlier = (await statesFor(key.nodeId)).get(key.index);
-            if (earlier === 'ELSEWHERE') {
+            // Suppressed by an earlier attempt (asked here only when the suppression list is not at hand): never sent.
+            if (earlier === 'ELSEWHERE' || earlier === 'SUPPRESSED') {
                 return false;
             }
 
@@ -477,14 +480,36 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             ? {
                   async suppressed(nodeId: string, elements: SuppressionCandidate[]) {
                       const listed = await consent.suppressedAmong(run.accountId, [...new Set(elements.map((e) => e.address))]);
-                      if (listed.size === 0) {
-                          return new Set<number>();
+                      const earlier = await statesFor(nodeId);
+                      const left = new Set<number>();
+                      for (const { index, address } of elements) {
+                          const before = earlier.get(index);
+                          if (before === 'SUPPRESSED') {
+                              // Left out by an earlier attempt: it stays so, even if the address has left the list since.
+                              recordedSuppressed.add(journalKey(nodeId, index));
+                              left.add(index);
+                          } else if (listed.has(address) && (before ?? 'FAILED') === 'FAILED') {
+                              // An element an earlier attempt recorded (sent, or under way) stays sendMail's to settle,
+                              // so that its count and its delivery record agree; only one never tried (or refused) is left out.
+                              left.add(index);
+                          }
                       }
 
-                      // An element an earlier attempt recorded (sent, or under way) stays sendMail's to settle,
-                      // so that its count and its delivery record agree; only one never tried (or refused) is left out.
-                      const earlier = await statesFor(nodeId);
-                      return new Set(elements.filter((e) => listed.has(e.address) && (earlier.get(e.index) ?? 'FAILED') === 'FAILED').map((e) => e.index));
+                      return left;
+                  },
+                  onSuppressed(message: MailMessage, key: DeliveryKey) {
+                      noteElements(key);
+                      const noted = journalKey(key.nodeId, key.index);
+                      if (recordedSuppressed.has(noted)) {
+                          // Recorded and counted by the attempt that left it out.
+                          return;
+                      }
+
+                      env.metrics?.emails.inc({ outcome: 'suppressed' });
+                      // A copy sent before went unanswered and may have arrived: the record stays as it is (unknown).
+                      if (!resentBefore.has(noted)) {
+                          log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'SUPPRESSED', error: null, content: null, recipient: message.to });
+                      }
                   },
                   unsubscribeUrl: (to: string) => consent.unsubscribeUrl(run.accountId, run.workflowId, to)
               }

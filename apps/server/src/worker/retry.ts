@@ -102,6 +102,8 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
                 try {
                     // Suppressed since (unsubscribed, or bounced by the very failure retried): not sent again.
                     if (await isSuppressed(position)) {
+                        // Recorded (the ledger lists it SUPPRESSED) and counted as a run's OUTPUT node does.
+                        ports.onSuppressed?.(row.content, { nodeId: row.node_id, index: row.element_index });
                         suppressed++;
                         result.suppressed = (result.suppressed ?? 0) + 1;
                         continue;

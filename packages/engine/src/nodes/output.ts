@@ -85,7 +85,7 @@ export const runOutput: NodeHandler = async (node, ctx) => {
         }
         // Asked of the list right before this element's chunk goes: an unsubscribe during the run counts.
         if (suppression !== null && (await suppression(i)).has(i)) {
-            ctx.ports.onSuppressed?.(message, { nodeId: node.id, index: i });
+            ctx.ports.onSuppressed?.(message, { nodeId: node.id, index: i, elements: total });
             suppressed++;
             ctx.result.suppressed = (ctx.result.suppressed ?? 0) + 1;
             done++;

@@ -16,6 +16,7 @@ import { sql as leaseVitals } from './015-lease-vitals.js';
 import { sql as apiTokenSessions } from './016-api-token-sessions.js';
 import { sql as aiPreviewReplies } from './017-ai-preview-replies.js';
 import { sql as deliveryLedger } from './018-delivery-ledger.js';
+import { sql as deliverySuppressed } from './019-delivery-suppressed.js';
 import { sql as suppressions } from './020-suppressions.js';
 import { sql as revisions } from './027-revisions.js';
 import { sql as uploadSha256 } from './030-upload-sha256.js';
@@ -45,6 +46,7 @@ export const migrations: Migration[] = [
     { id: 16, name: '016-api-token-sessions', sql: apiTokenSessions },
     { id: 17, name: '017-ai-preview-replies', sql: aiPreviewReplies },
     { id: 18, name: '018-delivery-ledger', sql: deliveryLedger },
+    { id: 19, name: '019-delivery-suppressed', sql: deliverySuppressed },
     { id: 20, name: '020-suppressions', sql: suppressions },
     { id: 27, name: '027-revisions', sql: revisions },
     { id: 30, name: '030-upload-sha256', sql: uploadSha256 },
