@@ -38,8 +38,21 @@ export interface OutputData {
     body: string;
 }
 
+/** When a TRIGGER starts runs by itself: `cron` of 5 fields, or 6 with seconds first, in `timezone` (IANA, default UTC). */
+export interface Schedule {
+    cron: string;
+    timezone?: string;
+}
+
+// A type, not an interface: graphs are read as records of unknown values, which an interface is not.
+export type TriggerData = {
+    schedule?: Schedule;
+    /** Runs can also be started by POST /api/hooks/{hookId}; the TRIGGER then outputs `rows` and `count`. */
+    webhook?: boolean;
+};
+
 export interface NodeDataByType {
-    TRIGGER: Record<string, never>;
+    TRIGGER: TriggerData;
     DATA_SOURCE: DataSourceData;
     AI: AiData;
     FILTER: FilterData;
