@@ -8,7 +8,9 @@ import { explainPayloadErrors, formatBytes } from '../http/payload.js';
 import { withoutCredentials } from '../outbound.js';
 import type { Services } from '../services/index.js';
 import type { ListQuery } from '../services/paging.js';
-import type { WorkflowInput, WorkflowRecord } from '../services/workflows.js';
+import type { TriggerView } from '../services/schedules.js';
+import type { SavedWorkflow, WorkflowInput } from '../services/workflows.js';
+import { scheduleView } from './schedule-views.js';
 
 export const MAX_NODES = 500;
 export const MAX_EDGES = 5000;
@@ -47,9 +49,11 @@ const webhookUrl = Joi.string()
     .description('POSTed a signed run summary when a run ends; null removes it');
 
 const graphView = Joi.object({ nodes: Joi.array().required(), edges: Joi.array().required() });
-const created = Joi.object({ workflowId: Joi.string().required(), name: Joi.string().required(), createdAt: Joi.string().isoDate().required() });
-const listItem = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), graph: graphView.required(), createdAt: Joi.string().isoDate().required() });
-const detail = listItem.keys({ updatedAt: Joi.string().isoDate().required(), webhookUrl: Joi.string().optional() });
+const hookUrl = Joi.string().description("The URL that starts a run (POST rows to it); shown only when made. Keep it secret: it needs no sign-in").optional();
+const created = Joi.object({ workflowId: Joi.string().required(), name: Joi.string().required(), createdAt: Joi.string().isoDate().required(), hookUrl });
+const listItem = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), graph: graphView.required(), createdAt: Joi.string().isoDate().required(), ...scheduleView });
+const detail = listItem.keys({ updatedAt: Joi.string().isoDate().required(), webhookUrl: Joi.string().optional(), hookUrl });
+const paused = Joi.boolean().description("Pauses (true) or resumes (false) the workflow's schedule and hook; a resumed schedule starts at its next tick, with no backlog");
 
 const params = Joi.object({ workflowId: Joi.string().required() });
 
@@ -61,15 +65,19 @@ const payload = {
     })
 };
 
-const toDetail = (workflow: WorkflowRecord) => ({
+const toDetail = (workflow: SavedWorkflow, trigger: TriggerView | undefined) => ({
     id: workflow.id,
     name: workflow.name,
     graph: workflow.graph,
     createdAt: workflow.createdAt.toISOString(),
     updatedAt: workflow.updatedAt.toISOString(),
     // Credentials in the URL are used when posting, never shown back.
-    ...(workflow.webhookUrl ? { webhookUrl: withoutCredentials(workflow.webhookUrl) } : {})
+    ...(workflow.webhookUrl ? { webhookUrl: withoutCredentials(workflow.webhookUrl) } : {}),
+    ...trigger,
+    ...(workflow.hookUrl ? { hookUrl: workflow.hookUrl } : {})
 });
+
+const withTrigger = async (services: Services, workflow: SavedWorkflow) => toDetail(workflow, (await services.schedules.views([workflow.id])).get(workflow.id));
 
 export const workflowRoutes = (services: Services): ServerRoute[] => [
     {
@@ -90,7 +98,9 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         },
         handler: idempotent(services.idempotency, async (request, h) => {
             const workflow = await services.workflows.create(accountIdOf(request), request.payload as WorkflowInput);
-            return h.response({ workflowId: workflow.id, name: workflow.name, createdAt: workflow.createdAt.toISOString() }).code(201);
+            return h
+                .response({ workflowId: workflow.id, name: workflow.name, createdAt: workflow.createdAt.toISOString(), ...(workflow.hookUrl ? { hookUrl: workflow.hookUrl } : {}) })
+                .code(201);
         })
     },
     {
@@ -105,7 +115,8 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         },
         handler: async (request, h) => {
             const page = await services.workflows.list(accountIdOf(request), request.query as ListQuery);
-            const items = page.items.map((w) => ({ id: w.id, name: w.name, graph: w.graph, createdAt: w.createdAt.toISOString() }));
+            const triggers = await services.schedules.views(page.items.map((w) => w.id));
+            const items = page.items.map((w) => ({ id: w.id, name: w.name, graph: w.graph, createdAt: w.createdAt.toISOString(), ...triggers.get(w.id) }));
             return pageResponse(h, request, { items, next: page.next });
         }
     },
@@ -118,7 +129,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
             validate: { params },
             response: { status: { 200: detail } }
         },
-        handler: async (request) => toDetail(await services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId))
+        handler: async (request) => withTrigger(services, await services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId))
     },
     {
         method: 'PATCH',
@@ -126,20 +137,20 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         options: {
             plugins: { owner: { kind: 'workflow', param: 'workflowId' } },
             tags: ['api', 'workflows'],
-            description: 'Change a workflow’s name, graph or webhook',
+            description: 'Change a workflow’s name, graph or webhook, or pause and resume it',
             notes: 'Keys left out keep their value. A new graph is validated like on create. Runs already enqueued keep the graph they were enqueued with.',
             payload,
             validate: {
                 params,
-                payload: Joi.object({ name, graph, webhookUrl })
+                payload: Joi.object({ name, graph, webhookUrl, paused })
                     .min(1)
-                    .messages({ 'object.min': 'send at least one of name, graph, webhookUrl' }),
+                    .messages({ 'object.min': 'send at least one of name, graph, webhookUrl, paused' }),
                 options: { abortEarly: false }
             },
             response: { status: { 200: detail } }
         },
         handler: async (request) =>
-            toDetail(await services.workflows.update(accountIdOf(request), (request.params as { workflowId: string }).workflowId, request.payload as Partial<WorkflowInput>))
+            withTrigger(services, await services.workflows.update(accountIdOf(request), (request.params as { workflowId: string }).workflowId, request.payload as Partial<WorkflowInput>))
     },
     {
         method: 'DELETE',

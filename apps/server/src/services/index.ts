@@ -6,6 +6,7 @@ import { createIdempotencyService, type IdempotencyService } from './idempotency
 import { createOwnershipService, type OwnershipService } from './ownership.js';
 import { createPreviewService, type PreviewService } from './preview.js';
 import { createRunsService, type RunsService } from './runs.js';
+import { createSchedulesService, type SchedulesService } from './schedules.js';
 import { createUploadsService, type UploadsService } from './uploads.js';
 import { createWorkflowsService, type WorkflowsService } from './workflows.js';
 import { runDeps } from '../worker/deps.js';
@@ -19,6 +20,7 @@ export type Services = {
     ownership: OwnershipService;
     preview: PreviewService;
     runs: RunsService;
+    schedules: SchedulesService;
     uploads: UploadsService;
     workflows: WorkflowsService;
 };
@@ -27,7 +29,8 @@ export const createServices = (ctx: Context): Services => {
     const google = createGoogleService(ctx);
     const uploads = createUploadsService(ctx);
     const accounts = createAccountsService(ctx);
-    const workflows = createWorkflowsService(ctx);
+    const schedules = createSchedulesService(ctx);
+    const workflows = createWorkflowsService(ctx, schedules);
     const services: Omit<Services, 'preview'> = {
         accounts,
         google,
@@ -36,6 +39,7 @@ export const createServices = (ctx: Context): Services => {
         ownership: createOwnershipService(ctx),
         // A page of a DATA_SOURCE's or FILTER's output is read again from its rows.
         runs: createRunsService(ctx, { uploads, google }),
+        schedules,
         uploads,
         workflows
     };

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { badRequest, type ProblemDetail } from './errors.js';
 import { columnProblems, newColumnProblems } from './graph-columns.js';
 import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
+import type { SchedulesService } from './schedules.js';
 import { newId } from '../ids.js';
 import { refusedTarget } from '../outbound.js';
 import { cancelWorkflowRuns, runsHoldingWorkflow } from '../store/runs.js';
@@ -20,16 +21,21 @@ export interface WorkflowInput {
     /** Checked here: its envelope (arrays, sizes) was checked by the route. */
     graph: unknown;
     webhookUrl?: string | null;
+    /** Pauses or resumes the workflow's schedule and hook. */
+    paused?: boolean;
 }
 
+/** A workflow as create and PATCH answer it: with its hook's URL when one was made by this request. */
+export type SavedWorkflow = WorkflowRecord & { hookUrl?: string };
+
 export interface WorkflowsService {
-    create(accountId: string, input: WorkflowInput): Promise<WorkflowRecord>;
+    create(accountId: string, input: WorkflowInput): Promise<SavedWorkflow>;
     /** Newest first. */
     /** Newest first; `next` is the cursor of the next page. */
     list(accountId: string, query: ListQuery): Promise<ListPage<WorkflowRecord>>;
     /** The stored workflow; 404 when unknown or another account's. For the run worker too. */
     getWorkflow(accountId: string, workflowId: string): Promise<WorkflowRecord>;
-    update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>): Promise<WorkflowRecord>;
+    update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>): Promise<SavedWorkflow>;
     /** Checks a graph as create does (400 with every problem); for a preview of an unsaved edit. */
     check(accountId: string, graph: unknown): Promise<Graph>;
     /**
@@ -59,7 +65,7 @@ const uploadMentions = (graph: unknown): { uploadId: string; path: string }[] =>
 
 const SHOWN_IN_MESSAGE = 3;
 
-export const createWorkflowsService = (ctx: Context): WorkflowsService => {
+export const createWorkflowsService = (ctx: Context, schedules: SchedulesService): WorkflowsService => {
     const workflows = workflowsStore(ctx.db);
     const uploads = uploadsStore(ctx.db);
 
@@ -70,7 +76,7 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
      */
     const checkGraph = async (accountId: string, graph: unknown, previous?: unknown): Promise<Graph> => {
         const problems: ProblemDetail[] = [];
-        const validation = validateGraph(graph);
+        const validation = validateGraph(graph, { minScheduleIntervalSeconds: ctx.config.schedule.minIntervalSeconds });
         if (!validation.ok) {
             for (const problem of validation.problems) {
                 problems.push({ path: problem.path ? `graph.${problem.path}` : 'graph', message: problem.message });
@@ -116,7 +122,9 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
         async create(accountId, input) {
             checkWebhookUrl(input.webhookUrl);
             const graph = await checkGraph(accountId, input.graph);
-            return await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
+            const workflow = await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
+            const { hookUrl } = await schedules.sync(workflow.id, graph);
+            return hookUrl ? { ...workflow, hookUrl } : workflow;
         },
         check: (accountId, graph) => checkGraph(accountId, graph),
         async list(accountId, query) {
@@ -150,12 +158,18 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
                 changes.webhookUrl = input.webhookUrl;
             }
 
-            const workflow = await workflows.update(accountId, workflowId, changes);
+            // Only pausing changes nothing of the workflow itself.
+            const workflow = Object.keys(changes).length > 0 ? await workflows.update(accountId, workflowId, changes) : await workflows.find(accountId, workflowId);
             if (!workflow) {
                 throw notFound(workflowId);
             }
 
-            return workflow;
+            const { hookUrl } = changes.graph ? await schedules.sync(workflowId, changes.graph) : { hookUrl: null };
+            if (input.paused !== undefined) {
+                await schedules.pause(accountId, workflowId, input.paused);
+            }
+
+            return hookUrl ? { ...workflow, hookUrl } : workflow;
         },
         async remove(accountId, workflowId) {
             if (!(await workflows.find(accountId, workflowId))) {

@@ -246,6 +246,8 @@ export interface RunRow {
     result: (RunResult & { possiblyDuplicated?: number }) | null;
     error: string | null;
     retry_of: string | null;
+    trigger_type: 'manual' | 'schedule' | 'webhook';
+    scheduled_for: Date | null;
     /** Node rows as JSON (timestamps as text). */
     nodes: Omit<NodeRow, 'output'>[] | null;
 }
@@ -255,7 +257,7 @@ export const getRun = (db: Queryable, accountId: string, runId: string): Promise
         db,
         'flowctl_runs_getRun',
         `SELECT r.id, r.workflow_id, r.status, r.graph, r.created_at, r.started_at, r.completed_at,
-                r.cancel_requested_at, r.result, r.error, r.retry_of,
+                r.cancel_requested_at, r.result, r.error, r.retry_of, r.trigger_type, r.scheduled_for,
                 (SELECT jsonb_agg(jsonb_build_object('node_id', n.node_id, 'status', n.status, 'error', n.error,
                         'started_at', n.started_at, 'completed_at', n.completed_at, 'summary', n.summary))
                  FROM run_nodes n WHERE n.run_id = r.id) AS nodes
@@ -269,6 +271,9 @@ export interface RunListRow {
     status: string | null;
     created_at: Date | null;
     seq: number | null;
+    retry_of: string | null;
+    trigger_type: 'manual' | 'schedule' | 'webhook' | null;
+    scheduled_for: Date | null;
 }
 
 /**
@@ -285,9 +290,9 @@ export const listRuns = (
     return prepared<RunListRow>(
         db,
         `flowctl_runs_listRuns_${page.order}`,
-        `SELECT w.id AS workflow_id, r.id, r.status, r.created_at, r.seq
+        `SELECT w.id AS workflow_id, r.id, r.status, r.created_at, r.seq, r.retry_of, r.trigger_type, r.scheduled_for
          FROM workflows w LEFT JOIN LATERAL (
-             SELECT id, status, created_at, seq FROM runs
+             SELECT id, status, created_at, seq, retry_of, trigger_type, scheduled_for FROM runs
              WHERE workflow_id = w.id
                AND ($3::bigint IS NULL OR (created_at, seq) ${cmp} (SELECT created_at, seq FROM runs WHERE seq = $3))
              ORDER BY created_at ${dir}, seq ${dir}

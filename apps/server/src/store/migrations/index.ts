@@ -15,6 +15,7 @@ import { sql as runSlots } from './014-run-slots.js';
 import { sql as leaseVitals } from './015-lease-vitals.js';
 import { sql as apiTokenSessions } from './016-api-token-sessions.js';
 import { sql as aiPreviewReplies } from './017-ai-preview-replies.js';
+import { sql as schedules } from './024-schedules.js';
 
 export interface Migration {
     id: number;
@@ -38,5 +39,6 @@ export const migrations: Migration[] = [
     { id: 14, name: '014-run-slots', sql: runSlots },
     { id: 15, name: '015-lease-vitals', sql: leaseVitals },
     { id: 16, name: '016-api-token-sessions', sql: apiTokenSessions },
-    { id: 17, name: '017-ai-preview-replies', sql: aiPreviewReplies }
+    { id: 17, name: '017-ai-preview-replies', sql: aiPreviewReplies },
+    { id: 24, name: '024-schedules', sql: schedules }
 ];
