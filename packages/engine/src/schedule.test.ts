@@ -78,15 +78,23 @@ describe('a daily 02:30 across daylight-saving changes', () => {
         const s = { cron: '0 * * * *', timezone: 'UTC' };
         expect(dueTick(s, new Date('2026-05-01T10:00:00Z'), new Date('2026-05-01T10:00:00.200Z'), 3600_000)).toEqual({
             fire: new Date('2026-05-01T10:00:00Z'),
-            next: new Date('2026-05-01T11:00:00Z')
+            next: new Date('2026-05-01T11:00:00Z'),
+            missed: 0
+        });
+        expect(dueTick(s, new Date('2026-05-01T09:00:00Z'), new Date('2026-05-01T10:20:00Z'), 7200_000)).toEqual({
+            fire: new Date('2026-05-01T10:00:00Z'),
+            next: new Date('2026-05-01T11:00:00Z'),
+            missed: 1
         });
         expect(dueTick(s, new Date('2026-05-01T06:00:00Z'), new Date('2026-05-01T10:20:00Z'), 3600_000)).toEqual({
             fire: new Date('2026-05-01T10:00:00Z'),
-            next: new Date('2026-05-01T11:00:00Z')
+            next: new Date('2026-05-01T11:00:00Z'),
+            missed: 0
         });
         expect(dueTick({ cron: '0 0 * * *', timezone: 'UTC' }, new Date('2026-05-01T00:00:00Z'), new Date('2026-05-01T02:00:00Z'), 3600_000)).toEqual({
             fire: null,
-            next: new Date('2026-05-02T00:00:00Z')
+            next: new Date('2026-05-02T00:00:00Z'),
+            missed: 0
         });
     });
 });

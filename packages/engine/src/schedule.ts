@@ -185,14 +185,17 @@ function skippedByGap(schedule: Schedule, gapEnd: number): boolean {
 /**
  * The tick to run now, given the first tick not yet handled (`due`) and the clock: the most recent
  * tick at or before `now` and not before `due`, if it is within `catchUpMs` of `now`; ticks missed
- * before it are dropped. And the first tick after `now`, for the next time.
+ * before it are dropped, and `missed` counts those within `catchUpMs` (older ones are not looked at).
+ * And the first tick after `now`, for the next time.
  */
-export function dueTick(schedule: Schedule, due: Date, now: Date, catchUpMs: number): { fire: Date | null; next: Date } {
+export function dueTick(schedule: Schedule, due: Date, now: Date, catchUpMs: number): { fire: Date | null; next: Date; missed: number } {
     let tick = due.getTime() >= now.getTime() - catchUpMs ? due : nextTick(schedule, new Date(now.getTime() - catchUpMs - 1));
-    if (tick.getTime() > now.getTime()) return { fire: null, next: tick };
+    if (tick.getTime() > now.getTime()) return { fire: null, next: tick, missed: 0 };
+    let missed = 0;
     for (;;) {
         const following = nextTick(schedule, tick);
-        if (following.getTime() > now.getTime()) return { fire: tick, next: following };
+        if (following.getTime() > now.getTime()) return { fire: tick, next: following, missed };
         tick = following;
+        missed++;
     }
 }

@@ -7,7 +7,7 @@ export const scheduleView = {
         timezone: Joi.string().required(),
         nextRunAt: Joi.string().isoDate().allow(null).required().description('When the next run starts; null while paused'),
         paused: Joi.boolean().required(),
-        skippedTicks: Joi.number().integer().required().description('Ticks skipped because a run of the workflow was PENDING or RUNNING (never queued)')
+        skippedTicks: Joi.number().integer().required().description('Ticks without a run: a run of the workflow was PENDING or RUNNING then (ticks are never queued), or the tick was passed over when handled late; each tick has one run or is counted here')
     })
         .optional()
         .description("Present when the TRIGGER has a schedule"),

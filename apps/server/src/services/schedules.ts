@@ -13,7 +13,10 @@ export interface ScheduleView {
     /** Null while paused. */
     nextRunAt: string | null;
     paused: boolean;
-    /** Ticks that came while a run of the workflow was PENDING or RUNNING: skipped, not queued. */
+    /**
+     * Ticks without a run: those that came while a run of the workflow was PENDING or RUNNING (never
+     * queued), and those passed over when the schedule was handled late (within SCHEDULE_CATCH_UP_SECONDS).
+     */
     skippedTicks: number;
 }
 

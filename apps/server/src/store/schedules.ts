@@ -105,9 +105,9 @@ export interface TickOutcome {
  * if still `due`, so one process wins), and in the same statement inserts the tick's run, or counts
  * the tick skipped when a run of the workflow is PENDING or RUNNING. The run is also unique on
  * (workflow, scheduled_for): ON CONFLICT DO NOTHING, whatever happened before. `tick` null: only
- * move on (the ticks missed were too old to run).
+ * move on (the ticks missed were too old to run). `missed`: ticks passed over (late), counted skipped.
  */
-export const takeTick = (db: Queryable, workflowId: string, due: Date, tick: Date | null, next: Date, runId: string): Promise<TickOutcome | null> =>
+export const takeTick = (db: Queryable, workflowId: string, due: Date, tick: Date | null, next: Date, runId: string, missed = 0): Promise<TickOutcome | null> =>
     preparedOne<TickOutcome>(
         db,
         'flowctl_schedules_takeTick',
@@ -115,7 +115,7 @@ export const takeTick = (db: Queryable, workflowId: string, due: Date, tick: Dat
              SELECT EXISTS (SELECT 1 FROM runs WHERE workflow_id = $1 AND status IN ('PENDING', 'RUNNING')) AS busy
          ), moved AS (
              UPDATE workflow_triggers t SET next_run_at = $4,
-                 skipped_ticks = t.skipped_ticks + CASE WHEN $3::timestamptz IS NOT NULL AND (SELECT busy FROM busy) THEN 1 ELSE 0 END
+                 skipped_ticks = t.skipped_ticks + $6 + CASE WHEN $3::timestamptz IS NOT NULL AND (SELECT busy FROM busy) THEN 1 ELSE 0 END
              WHERE t.workflow_id = $1 AND t.next_run_at = $2 AND NOT t.paused
              RETURNING t.workflow_id
          ), run AS (
@@ -127,7 +127,7 @@ export const takeTick = (db: Queryable, workflowId: string, due: Date, tick: Dat
          ), ${drainJobCtes('$1::text', 'EXISTS (SELECT 1 FROM run)')}
          SELECT EXISTS (SELECT 1 FROM moved) AS handled, (SELECT created_at FROM run) AS created_at,
                 CASE WHEN EXISTS (SELECT 1 FROM run) THEN COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text END AS job_id`,
-        [workflowId, due, tick, next, runId]
+        [workflowId, due, tick, next, runId, missed]
     );
 
 /** The workflow whose hook has this hash, with its account and whether it is paused. */

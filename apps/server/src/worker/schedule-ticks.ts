@@ -38,8 +38,8 @@ export const createScheduleTicks = (ctx: Context): ScheduleTicks => {
                 break;
             }
 
-            const { fire, next } = dueTick({ cron: schedule.cron, timezone: schedule.timezone }, schedule.next_run_at, now, catchUpMs);
-            const outcome = await takeTick(ctx.db, schedule.workflow_id, schedule.next_run_at, fire, next, newId('run'));
+            const { fire, next, missed } = dueTick({ cron: schedule.cron, timezone: schedule.timezone }, schedule.next_run_at, now, catchUpMs);
+            const outcome = await takeTick(ctx.db, schedule.workflow_id, schedule.next_run_at, fire, next, newId('run'), missed);
             if (!outcome?.handled) {
                 // Another process took this tick first.
                 continue;
