@@ -184,6 +184,8 @@ export interface PortContext {
 /** Everything with side effects reaches the engine through these. The server implements them. */
 export interface Ports {
     loadRows(data: DataSourceData, ctx: PortContext): Promise<Row[]>;
+    /** The rows the run was started with (POSTed to its workflow's hook); none for a run started otherwise. */
+    triggerRows?(ctx: PortContext): Promise<Row[]>;
     /**
      * Asks the model (or returns the reply recorded for this request by an earlier attempt); the engine
      * validates the reply against the schema. Aborting `ctx.signal` must abort a call under way.

@@ -3,6 +3,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { Context } from '../context.js';
 import { accountRoutes } from '../routes/accounts.js';
 import { googleRoutes } from '../routes/google.js';
+import { hookRoutes } from '../routes/hooks.js';
 import { metricsRoutes } from '../routes/metrics.js';
 import { openApiRoutes } from '../routes/openapi.js';
 import { previewRoutes } from '../routes/preview.js';
@@ -25,6 +26,7 @@ export const routes = (ctx: Context, services: Services): ServerRoute[] =>
     ...settingsRoutes(services),
     ...tokenRoutes(services),
     ...uploadRoutes(ctx, services),
+    ...hookRoutes(ctx, services),
     ...workflowRoutes(services),
     ...runRoutes(services),
     ...previewRoutes(services),

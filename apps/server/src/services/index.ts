@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import { type AccountsService, createAccountsService } from './accounts.js';
 import { createGoogleService, type GoogleService } from './google.js';
 import { type ApiTokensService, createApiTokensService } from './api-tokens.js';
+import { createHooksService, type HooksService } from './hooks.js';
 import { createIdempotencyService, type IdempotencyService } from './idempotency.js';
 import { createOwnershipService, type OwnershipService } from './ownership.js';
 import { createPreviewService, type PreviewService } from './preview.js';
@@ -16,6 +17,7 @@ export type Services = {
     accounts: AccountsService;
     google: GoogleService;
     apiTokens: ApiTokensService;
+    hooks: HooksService;
     idempotency: IdempotencyService;
     ownership: OwnershipService;
     preview: PreviewService;
@@ -35,6 +37,7 @@ export const createServices = (ctx: Context): Services => {
         accounts,
         google,
         apiTokens: createApiTokensService(ctx),
+        hooks: createHooksService(ctx, uploads),
         idempotency: createIdempotencyService(ctx),
         ownership: createOwnershipService(ctx),
         // A page of a DATA_SOURCE's or FILTER's output is read again from its rows.

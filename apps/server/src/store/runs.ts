@@ -51,8 +51,8 @@ export const enqueueRetryRun = (
         'flowctl_runs_enqueueRetryRun',
         `WITH source AS (SELECT workflow_id FROM runs WHERE id = $2 AND account_id = $3),
          run AS (
-             INSERT INTO runs (id, account_id, workflow_id, graph, status, retry_of)
-             SELECT $1, s.account_id, s.workflow_id, s.graph, 'PENDING', s.id FROM runs s WHERE s.id = $2 AND s.account_id = $3
+             INSERT INTO runs (id, account_id, workflow_id, graph, status, retry_of, trigger_upload_id)
+             SELECT $1, s.account_id, s.workflow_id, s.graph, 'PENDING', s.id, s.trigger_upload_id FROM runs s WHERE s.id = $2 AND s.account_id = $3
              RETURNING created_at, workflow_id
          ), replies AS (
              INSERT INTO ai_replies (run_id, node_id, element_index, request_hash, reply, calls, prompt_tokens, completion_tokens)
@@ -78,6 +78,8 @@ export interface ClaimedRunRow {
     handed_back: boolean;
     /** Set for a retry run: the run whose failed e-mails it sends again. */
     retry_of: string | null;
+    /** Rows posted to the workflow's hook, kept as an upload (a run started by its hook). */
+    trigger_upload_id: string | null;
 }
 
 /**
@@ -100,7 +102,7 @@ const NEXT = (wf: string, exclude: string, when: string) => `
             handed_back = FALSE
         FROM next WHERE r.id = next.id
         RETURNING r.id, r.account_id, r.workflow_id, r.graph, r.cancel_requested_at, r.takeovers, r.created_at, r.started_at,
-                  next.status AS previous_status, next.handed_back, r.retry_of
+                  next.status AS previous_status, next.handed_back, r.retry_of, r.trigger_upload_id
     )`;
 
 /**

@@ -150,3 +150,17 @@ export const replaceHook = async (db: Queryable, accountId: string, workflowId: 
     );
     return rows.length > 0;
 };
+
+/** Inserts a PENDING run started by the workflow's hook, reading `uploadId`'s rows, with its drain job. */
+export const enqueueHookRun = (db: Queryable, runId: string, workflowId: string, uploadId: string | null): Promise<{ created_at: Date; job_id: string | null } | null> =>
+    preparedOne(
+        db,
+        'flowctl_schedules_enqueueHookRun',
+        `WITH run AS (
+             INSERT INTO runs (id, account_id, workflow_id, graph, status, trigger_type, trigger_upload_id)
+             SELECT $1, w.account_id, w.id, w.graph, 'PENDING', 'webhook', $3 FROM workflows w WHERE w.id = $2
+             RETURNING created_at
+         ), ${drainJobCtes('$2::text', 'EXISTS (SELECT 1 FROM run)')}
+         SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
+        [runId, workflowId, uploadId]
+    );
