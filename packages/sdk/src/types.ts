@@ -39,9 +39,14 @@ export type Upload = ResponseBody<'/api/uploads/{uploadId}', 'get', 200>;
 
 export type WorkflowCreateParams = WithGraph<RequestJson<'/api/workflows', 'post'>>;
 export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
-export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
+/** Keys left out keep their value; `paused` pauses or resumes the workflow's schedule and hook. */
+export type WorkflowUpdateParams = Partial<WorkflowCreateParams> & { paused?: boolean };
 export type Workflow = WithGraph<ResponseBody<'/api/workflows/{workflowId}', 'get', 200>>;
 export type WorkflowSummary = WithGraph<ResponseBody<'/api/workflows', 'get', 200>[number]>;
+/** A scheduled workflow's schedule as get and list show it: `nextRunAt` (null while paused) and the ticks skipped. */
+export type WorkflowSchedule = NonNullable<Workflow['schedule']>;
+/** A new hook URL (`workflows.rotateHook()`); the old one answers 404 from then on. */
+export type HookRotated = ResponseBody<'/api/workflows/{workflowId}/hook/rotate', 'post', 200>;
 
 type PreviewParamsBody = NonNullable<RequestJson<'/api/workflows/{workflowId}/preview', 'post'>>;
 /** What to preview: `limit` e-mails per OUTPUT (1–20, default 3), an unsaved `graph`, `sendTestTo: "me"` for a test send. */
@@ -55,6 +60,8 @@ type RunDetailBody = ResponseBody<'/api/workflows/runs/{runId}', 'get', 200>;
 export type RunNode = Omit<RunDetailBody['nodes'][number], 'type'> & { type: NodeType };
 export type Run = Omit<RunDetailBody, 'nodes'> & { nodes: RunNode[] };
 export type RunSummary = ResponseBody<'/api/workflows/{workflowId}/runs', 'get', 200>[number];
+/** What started a run: `manual`, `schedule` (with `scheduledFor`, its tick), `webhook` or `retry`. */
+export type RunTrigger = Run['trigger'];
 export type NodeOutputPage = ResponseBody<'/api/workflows/runs/{runId}/nodes/{nodeId}/output', 'get', 200>;
 
 // Routes the server does not describe yet (other work in progress); typed here until they are generated.

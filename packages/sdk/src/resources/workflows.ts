@@ -2,7 +2,7 @@ import Crypto from 'node:crypto';
 
 import type { Flowctl, RequestOptions } from '../client.js';
 import type { PagedList } from '../pagination.js';
-import type { Preview, PreviewParams, Workflow, WorkflowCreated, WorkflowCreateParams, WorkflowSummary, WorkflowUpdateParams } from '../types.js';
+import type { HookRotated, Preview, PreviewParams, Workflow, WorkflowCreated, WorkflowCreateParams, WorkflowSummary, WorkflowUpdateParams } from '../types.js';
 
 /** Options of a request the server deduplicates. */
 export interface IdempotentRequestOptions extends RequestOptions {
@@ -47,6 +47,22 @@ export class Workflows {
     async update(workflowId: string, change: WorkflowUpdateParams, options?: RequestOptions): Promise<Workflow> {
         const res = await this.#client.request({ ...options, method: 'PATCH', path: `/api/workflows/${encodeURIComponent(workflowId)}`, json: change });
         return res.body as Workflow;
+    }
+
+    /** Pauses the workflow's schedule (no tick runs) and hook (it answers 409) until `resume()`. */
+    async pause(workflowId: string, options?: RequestOptions): Promise<Workflow> {
+        return this.update(workflowId, { paused: true }, options);
+    }
+
+    /** Resumes the schedule at its next tick (ticks missed while paused do not run) and the hook. */
+    async resume(workflowId: string, options?: RequestOptions): Promise<Workflow> {
+        return this.update(workflowId, { paused: false }, options);
+    }
+
+    /** Replaces the workflow's hook URL and returns the new one; the old one answers 404 at once. */
+    async rotateHook(workflowId: string, options?: RequestOptions): Promise<HookRotated> {
+        const res = await this.#client.request({ ...options, method: 'POST', path: `/api/workflows/${encodeURIComponent(workflowId)}/hook/rotate` });
+        return res.body as HookRotated;
     }
 
     /**
