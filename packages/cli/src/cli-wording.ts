@@ -27,7 +27,8 @@ const COMMAND_FOR_ROUTE: Record<string, string> = {
     'GET /api/integrations/google/connect': 'flowctl google connect',
     'DELETE /api/integrations/google': 'flowctl google disconnect',
     'POST /api/workflows/runs/{runId}/cancel': 'flowctl runs cancel <runId>',
-    'POST /api/workflows/runs/{runId}/retry': 'flowctl runs retry <runId>'
+    'POST /api/workflows/runs/{runId}/retry': 'flowctl runs retry <runId>',
+    'POST /api/workflows/{workflowId}/hook/rotate': 'flowctl workflows rotate-hook <workflowId>'
 };
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');

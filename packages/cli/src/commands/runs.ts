@@ -11,6 +11,9 @@ import { inline, message } from '../visible.js';
 import { nodeLine, resultLine, resultNotes, watchRun } from '../watch.js';
 import { examples } from './help.js';
 
+/** `schedule 2026-…` for a scheduled run (its tick), else the kind. */
+const triggerText = (trigger: RunSummary['trigger']): string => (trigger.scheduledFor ? `${trigger.type} ${trigger.scheduledFor}` : trigger.type);
+
 const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
 
 const runLines = (io: Io, run: Run): string[] => [
@@ -77,7 +80,7 @@ export const register: Register = (program, ctx) => {
             }
 
             emit(c.io, found, () =>
-                found.length === 0 ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'CREATED'], ...found.map((r) => [r.runId, r.status, r.createdAt])])
+                found.length === 0 ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'TRIGGER', 'CREATED'], ...found.map((r) => [r.runId, r.status, triggerText(r.trigger), r.createdAt])])
             );
         });
 

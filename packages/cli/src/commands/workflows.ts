@@ -1,5 +1,5 @@
-// workflows create|list|get|rm, and apply.
-import type { WorkflowCreated } from '@flowctl/sdk';
+// workflows create|list|get|rm|pause|resume, and apply.
+import type { WorkflowCreated, WorkflowSummary } from '@flowctl/sdk';
 import { Option } from 'commander';
 
 import type { Applied } from '../apply.js';
@@ -12,6 +12,9 @@ import { allOf, findWorkflow } from '../resolve.js';
 import { inline } from '../visible.js';
 import { loadWorkflows } from '../workflow-file.js';
 import { examples } from './help.js';
+
+/** When a scheduled workflow runs next, as list and get show it. */
+const nextRun = (w: WorkflowSummary): string => (w.schedule ? (w.schedule.paused ? 'paused' : (w.schedule.nextRunAt ?? '')) : w.webhook ? (w.paused ? 'hook, paused' : 'on hook') : '');
 
 const SYMBOL: Record<Applied['action'], string> = { created: '+', updated: '~', unchanged: '=', 'would create': '+', 'would update': '~' };
 
@@ -84,7 +87,12 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
                 created.push({ ...answer, file: workflow.file });
             }
 
-            emit(c.io, created.length === 1 ? created[0] : created, () => created.map((w) => `${green(c.io, '✓')} created ${inline(w.name)} (${w.workflowId}) from ${w.file}\n  next: flowctl run ${w.workflowId} --watch`));
+            emit(c.io, created.length === 1 ? created[0] : created, () =>
+                created.map(
+                    (w) =>
+                        `${green(c.io, '✓')} created ${inline(w.name)} (${w.workflowId}) from ${w.file}\n${w.hookUrl ? `  hook URL (shown only now; keep it secret): ${w.hookUrl}\n` : ''}  next: flowctl run ${w.workflowId} --watch`
+                )
+            );
         });
 
     workflows
@@ -99,7 +107,7 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             emit(c.io, all, () =>
                 all.length === 0
                     ? 'no workflows yet: flowctl apply -f <file.yaml>'
-                    : table([['ID', 'NAME', 'NODES', 'CREATED'], ...all.map((w) => [w.id, w.name, String(w.graph.nodes.length), w.createdAt])])
+                    : table([['ID', 'NAME', 'NODES', 'NEXT RUN', 'CREATED'], ...all.map((w) => [w.id, w.name, String(w.graph.nodes.length), nextRun(w), w.createdAt])])
             );
         });
 
@@ -128,12 +136,51 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             emit(c.io, workflow, () => [
                 `${bold(c.io, inline(workflow.name))} ${dim(c.io, inline(workflow.id))}`,
                 inline(`created ${workflow.createdAt} · updated ${workflow.updatedAt}${workflow.webhookUrl ? ` · webhook ${workflow.webhookUrl}` : ''}`),
+                ...(workflow.schedule
+                    ? [inline(`schedule ${workflow.schedule.cron} (${workflow.schedule.timezone}) · next run ${nextRun(workflow)} · ${workflow.schedule.skippedTicks} ticks skipped`)]
+                    : []),
+                ...(workflow.webhook ? [`hook ${workflow.paused ? 'paused' : 'on'} (a new URL: flowctl workflows rotate-hook ${workflow.id})`] : []),
                 ...table(workflow.graph.nodes.map((node) => {
                     const upstream = workflow.graph.edges.filter((e) => e.target === node.id).map((e) => e.source);
                     return [`  ${node.id}`, node.type, upstream.length ? `after ${upstream.join(', ')}` : ''];
                 })),
                 `run it: flowctl run ${workflow.id} --watch`
             ]);
+        });
+
+    for (const [verb, paused] of [
+        ['pause', true],
+        ['resume', false]
+    ] as const) {
+        workflows
+            .command(verb)
+            .description(paused ? 'stop its schedule (and hook) from starting runs' : 'let its schedule (and hook) start runs again, from the next tick')
+            .argument('<workflow>', 'its id, or its whole name (exact, case included)')
+            .addHelpText('after', examples(`flowctl workflows ${verb} wf_abc`, `flowctl workflows ${verb} "Daily digest" --json`))
+            .action(async (ref: string) => {
+                const c = ctx();
+                const api = await client(c);
+                const workflow = await findWorkflow(api, ref);
+                const changed = paused ? await api.workflows.pause(workflow.id) : await api.workflows.resume(workflow.id);
+                emit(c.io, changed, () =>
+                    paused
+                        ? `${green(c.io, '✓')} paused ${inline(changed.name)} (${changed.id}): no run starts by itself until: flowctl workflows resume ${changed.id}`
+                        : `${green(c.io, '✓')} resumed ${inline(changed.name)} (${changed.id})${changed.schedule?.nextRunAt ? `: next run ${changed.schedule.nextRunAt}` : ''}`
+                );
+            });
+    }
+
+    workflows
+        .command('rotate-hook')
+        .description('replace the hook URL that starts runs (the old one stops working at once)')
+        .argument('<workflow>', 'its id, or its whole name (exact, case included)')
+        .addHelpText('after', examples('flowctl workflows rotate-hook wf_abc'))
+        .action(async (ref: string) => {
+            const c = ctx();
+            const api = await client(c);
+            const workflow = await findWorkflow(api, ref);
+            const rotated = await api.workflows.rotateHook(workflow.id);
+            emit(c.io, { workflowId: workflow.id, ...rotated }, () => `${green(c.io, '✓')} new hook URL for ${inline(workflow.name)} (shown only now; keep it secret):\n  ${rotated.hookUrl}`);
         });
 
     workflows
