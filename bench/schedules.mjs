@@ -67,6 +67,9 @@ try {
     const workflows = [];
     for (let i = 0; i < SCHEDULES; i++) {
         workflows.push(await createWorkflow(server, scheduler, `every second ${i}`, everySecond));
+        if ((i + 1) % 100 === 0) {
+            console.log(`  ${i + 1} scheduled workflows created`);
+        }
     }
 
     console.log(`created ${SCHEDULES} scheduled workflows`);

@@ -22,6 +22,8 @@ export interface Applied {
     /** What differs from the server's copy, as paths (`graph.nodes[3].data.subject`). */
     changes: string[];
     uploads: (PlacedFile & { nodeId: string })[];
+    /** A hook URL made by this apply (`webhook: true` in the TRIGGER): shown only now. */
+    hookUrl?: string;
 }
 
 /** Paths where `a` and `b` differ, depth first; whole values where the shapes differ. */
@@ -98,7 +100,13 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
                 : await api.workflows.create({ name: workflow.name, graph, ...(webhookUrl ? { webhookUrl } : {}) }).catch(async (err: unknown) => {
                       throw await inWorkflowFile(workflow, err);
                   });
-            results.push({ ...base, workflowId: created?.workflowId ?? null, action: dryRun ? 'would create' : 'created', changes: [] });
+            results.push({
+                ...base,
+                workflowId: created?.workflowId ?? null,
+                action: dryRun ? 'would create' : 'created',
+                changes: [],
+                ...(created?.hookUrl ? { hookUrl: created.hookUrl } : {})
+            });
             continue;
         }
 
@@ -112,13 +120,13 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
             continue;
         }
 
-        if (!dryRun) {
-            await api.workflows.update(id, { graph, webhookUrl }).catch(async (err: unknown) => {
-                throw await inWorkflowFile(workflow, err);
-            });
-        }
+        const updated = dryRun
+            ? null
+            : await api.workflows.update(id, { graph, webhookUrl }).catch(async (err: unknown) => {
+                  throw await inWorkflowFile(workflow, err);
+              });
 
-        results.push({ ...base, workflowId: id, action: dryRun ? 'would update' : 'updated', changes });
+        results.push({ ...base, workflowId: id, action: dryRun ? 'would update' : 'updated', changes, ...(updated?.hookUrl ? { hookUrl: updated.hookUrl } : {}) });
     }
 
     return results;

@@ -69,3 +69,20 @@ describe('schedules', () => {
         expect(result.stderr).toContain('no schedule or hook');
     });
 });
+
+describe('hooks', () => {
+    it('apply prints a new hook URL once; rotate-hook prints the next one', async () => {
+        const home = freshHome();
+        await signUp(server, home);
+        const dir = workflowDir({ 'hook.yaml': 'name: Hooked\ngraph:\n  nodes:\n    - { id: trigger, type: TRIGGER, data: { webhook: true } }\n  edges: []\n' });
+        const applied = await flowctl(['apply', '-f', dir], { home, cwd: dir });
+        expect(applied.code).toBe(0);
+        const first = /hook URL \(shown only now; keep it secret\): (\S+)/.exec(applied.stdout)?.[1];
+        expect(first).toMatch(/\/api\/hooks\/[A-Za-z0-9_-]{43}$/);
+        expect((await flowctl(['workflows', 'get', 'Hooked'], { home })).stdout).not.toContain(first);
+        const rotated = await flowctl(['--json', 'workflows', 'rotate-hook', 'Hooked'], { home });
+        expect(rotated.code).toBe(0);
+        expect(rotated.json.hookUrl).toMatch(/\/api\/hooks\/[A-Za-z0-9_-]{43}$/);
+        expect(rotated.json.hookUrl).not.toBe(first);
+    });
+});

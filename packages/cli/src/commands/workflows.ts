@@ -22,7 +22,8 @@ const appliedLines = (results: Applied[], dryRun: boolean): string[] => {
     const lines = results.flatMap((r) => [
         `${SYMBOL[r.action]} ${r.action.padEnd(12)} ${inline(r.name)}${r.workflowId ? ` (${r.workflowId})` : ''}  ${r.file}`,
         ...r.uploads.filter((u) => u.action !== 'unchanged').map((u) => `    ${u.action} ${u.path} for node ${u.nodeId}${u.uploadId ? ` -> ${u.uploadId}` : ''}`),
-        ...r.changes.map((change) => `    changed: ${change}`)
+        ...r.changes.map((change) => `    changed: ${change}`),
+        ...(r.hookUrl ? [`    hook URL (shown only now; keep it secret): ${r.hookUrl}`] : [])
     ]);
     const writes = results.filter((r) => r.action !== 'unchanged').length;
     lines.push(
