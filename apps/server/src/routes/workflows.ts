@@ -77,7 +77,7 @@ const toDetail = (workflow: SavedWorkflow, trigger: TriggerView | undefined) => 
     ...(workflow.hookUrl ? { hookUrl: workflow.hookUrl } : {})
 });
 
-const withTrigger = async (services: Services, workflow: SavedWorkflow) => toDetail(workflow, (await services.schedules.views([workflow.id])).get(workflow.id));
+const withTrigger = async (services: Services, workflow: SavedWorkflow) => toDetail(workflow, (await services.schedules.views([workflow])).get(workflow.id));
 
 export const workflowRoutes = (services: Services): ServerRoute[] => [
     {
@@ -115,7 +115,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         },
         handler: async (request, h) => {
             const page = await services.workflows.list(accountIdOf(request), request.query as ListQuery);
-            const triggers = await services.schedules.views(page.items.map((w) => w.id));
+            const triggers = await services.schedules.views(page.items);
             const items = page.items.map((w) => ({ id: w.id, name: w.name, graph: w.graph, createdAt: w.createdAt.toISOString(), ...triggers.get(w.id) }));
             return pageResponse(h, request, { items, next: page.next });
         }

@@ -34,7 +34,8 @@ export interface SchedulesService {
      * was made now (it is shown only then).
      */
     sync(workflowId: string, graph: Graph, now?: Date): Promise<{ hookUrl: string | null }>;
-    views(workflowIds: string[]): Promise<Map<string, TriggerView>>;
+    /** The schedule and hook of those workflows that have one (no statement for a page of others). */
+    views(workflows: { id: string; graph: Graph }[]): Promise<Map<string, TriggerView>>;
     /** PATCH {paused}: 400 for a workflow that neither has a schedule nor a hook. */
     pause(accountId: string, workflowId: string, paused: boolean): Promise<void>;
     /** A new hook URL; the old one answers 404 from now on. */
@@ -45,7 +46,8 @@ export interface SchedulesService {
 export const newHookId = (): string => Crypto.randomBytes(32).toString('base64url');
 export const hookHash = (hookId: string): string => Crypto.createHash('sha256').update(hookId).digest('hex');
 
-const triggerData = (graph: Graph): { schedule?: Schedule; webhook?: boolean } => (graph.nodes.find((node) => node.type === 'TRIGGER')?.data ?? {}) as { schedule?: Schedule; webhook?: boolean };
+const triggerData = (graph: Graph): { schedule?: Schedule; webhook?: boolean } =>
+    ((Array.isArray(graph?.nodes) ? graph.nodes : []).find((node) => node?.type === 'TRIGGER')?.data ?? {}) as { schedule?: Schedule; webhook?: boolean };
 
 export const toTriggerView = (row: TriggerRow): TriggerView => ({
     ...(row.cron !== null
@@ -80,8 +82,12 @@ export const createSchedulesService = (ctx: Context): SchedulesService => {
             return { hookUrl: hookId ? hookUrl(hookId) : null };
         },
 
-        async views(workflowIds) {
-            return new Map((await triggersOf(db, workflowIds)).map((row) => [row.workflow_id, toTriggerView(row)]));
+        async views(workflows) {
+            const ids = workflows.filter((w) => {
+                const data = triggerData(w.graph);
+                return data.schedule !== undefined || data.webhook === true;
+            });
+            return new Map((await triggersOf(db, ids.map((w) => w.id))).map((row) => [row.workflow_id, toTriggerView(row)]));
         },
 
         async pause(accountId, workflowId, paused) {
