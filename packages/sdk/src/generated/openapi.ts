@@ -3143,23 +3143,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
-                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description No such resource for this account */
             404: {
                 headers: {
