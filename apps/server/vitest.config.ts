@@ -5,6 +5,10 @@ const stores = process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embe
 
 export default defineConfig({
     test: {
+        // A suite spends most of its time waiting (on a lease to expire, a child server to start, a
+        // relay, the database), so more files at once than cores: vitest's default, one fewer than the
+        // cores, ran one file at a time on a 2-core CI machine. VITEST_MAX_WORKERS overrides it.
+        maxWorkers: 4,
         projects: stores.map((store) => ({
             extends: true,
             test: {

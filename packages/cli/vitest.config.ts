@@ -8,6 +8,9 @@ export default defineConfig({
         globalSetup: ['../../apps/server/test/global-setup.ts'],
         testTimeout: 60_000,
         hookTimeout: 90_000,
-        pool: 'forks'
+        pool: 'forks',
+        // A suite mostly waits on the binaries it spawns and the server it starts; vitest's default
+        // (cores - 1) ran one file at a time on a 2-core CI machine. VITEST_MAX_WORKERS overrides it.
+        maxWorkers: 2
     }
 });

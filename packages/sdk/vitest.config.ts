@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The SDK is tested against a real server (apps/server, from source) on embedded PGlite; with
 // TEST_DATABASE_URL, again on real PostgreSQL. The server's global setup prepares the template store.
@@ -6,12 +6,17 @@ const stores = process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embe
 
 export default defineConfig({
     test: {
+        // Its suites mostly wait on the server they start; vitest's default (cores - 1) ran one file at a
+        // time on a 2-core CI machine. VITEST_MAX_WORKERS overrides it.
+        maxWorkers: 2,
         projects: stores.map((store) => ({
             extends: true,
             test: {
                 name: store,
                 env: { FLOWCTL_TEST_STORE: store },
                 include: ['test/**/*.test.ts'],
+                // Packing, installing and type-checking the package does not depend on the store: once.
+                exclude: [...configDefaults.exclude, ...(store === 'embedded' ? [] : ['test/package.test.ts'])],
                 globalSetup: ['../../apps/server/test/global-setup.ts'],
                 testTimeout: 60_000,
                 hookTimeout: 90_000,

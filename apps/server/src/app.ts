@@ -10,6 +10,7 @@ import { REDACT_PATHS } from './http/redact.js';
 import { createHttpServer } from './http/server.js';
 import { createMailer } from './mail/mailer.js';
 import { loadSecrets } from './secrets.js';
+import { type BounceReceiver, startBounceReceiver } from './mail/bounces/receiver.js';
 import { createServices, type Services } from './services/index.js';
 import { createBlobStore } from './store/blobs.js';
 import { type Connect, createDb, createPool } from './store/db.js';
@@ -19,6 +20,7 @@ import { createRunChanges } from './store/run-changes.js';
 import { runDeps } from './worker/deps.js';
 import { createWorker, type Worker } from './worker/index.js';
 import { createRunQueue } from './worker/queue.js';
+import { SessionCache } from './services/session-cache.js';
 
 export interface AppOptions {
     logger?: Logger;
@@ -37,6 +39,8 @@ export interface App {
     server: Hapi.Server | null;
     /** Base URL of the HTTP server once started, e.g. http://127.0.0.1:3000. */
     url: string | null;
+    /** The bounce receiver's port once started (BOUNCE_SMTP_PORT), else null. */
+    bouncePort: number | null;
     start(): Promise<void>;
     stop(): Promise<void>;
 }
@@ -91,12 +95,14 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         blobs: createBlobStore(config, db),
         metrics: createMetricsRegistry(),
         queue: createRunQueue({ embedded: embedded !== null, pool, log }),
-        runChanges
+        runChanges,
+        sessions: new SessionCache(config.databaseUrl === null)
     };
     const services = createServices(ctx);
     const server = config.role === 'worker' ? null : await createHttpServer(ctx, services, { validateResponses: options.validateResponses ?? false });
     const worker: Worker | null = config.role === 'api' ? null : createWorker(ctx, runDeps(ctx, services));
 
+    let bounces: BounceReceiver | null = null;
     // Housekeeping that needs no one to wait for it; stop() lets it finish before closing the store.
     let housekeeping: Promise<void> = Promise.resolve();
 
@@ -105,6 +111,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         services,
         server,
         url: null,
+        bouncePort: null,
         async start() {
             // The worker first: in role `all` it connects the channel the API announces runs on.
             await (worker ? worker.start() : ctx.queue.open());
@@ -122,6 +129,12 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
                 log.info({ url: app.url, role: config.role, store: embedded ? 'embedded' : 'postgres' }, 'flowctl server listening');
             }
 
+            // Beside the API (not in a worker-only process): reports change the suppression list only.
+            if (server && config.bounce.smtpPort !== null) {
+                bounces = await startBounceReceiver(config, ctx.secrets.encryptionKey, services.suppressions, log);
+                app.bouncePort = bounces.port;
+            }
+
             housekeeping = services.uploads.sweepOrphanBlobs().then(
                 (removed) => {
                     if (removed > 0) {
@@ -135,6 +148,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
             // Requests waiting for a run to change answer now; other in-flight ones get up to 10 s.
             await ctx.runChanges.close();
             await server?.stop({ timeout: 10_000 });
+            await bounces?.close();
             await (worker ? worker.stop() : ctx.queue.close());
             await housekeeping;
             ctx.mailer.close();

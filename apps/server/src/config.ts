@@ -89,6 +89,12 @@ export interface Config {
     publicUrl: string | null;
     /** Whether webhooks and accounts' AI base URLs may reach loopback and private addresses (see outbound.ts). */
     allowPrivateNetwork: boolean;
+    /**
+     * Asynchronous bounces (see mail/bounces/): with a port, the server receives bounce and complaint
+     * reports by SMTP there; with either set, e-mails go out with a VERP envelope sender built on
+     * `address` (BOUNCE_ADDRESS, default MAIL_FROM's address).
+     */
+    bounce: { smtpPort: number | null; smtpHost: string; address: string | null };
 }
 
 const flag = (name: string, raw: string | undefined): boolean => {
@@ -191,7 +197,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             catchUpSeconds: positiveInt('SCHEDULE_CATCH_UP_SECONDS', env.SCHEDULE_CATCH_UP_SECONDS, 3600),
             minIntervalSeconds: positiveInt('SCHEDULE_MIN_INTERVAL_SECONDS', env.SCHEDULE_MIN_INTERVAL_SECONDS, 1)
         },
-        allowPrivateNetwork: flag('ALLOW_PRIVATE_NETWORK', env.ALLOW_PRIVATE_NETWORK)
+        allowPrivateNetwork: flag('ALLOW_PRIVATE_NETWORK', env.ALLOW_PRIVATE_NETWORK),
+        bounce: {
+            smtpPort: env.BOUNCE_SMTP_PORT === undefined || env.BOUNCE_SMTP_PORT === '' ? null : env.BOUNCE_SMTP_PORT === '0' ? 0 : positiveInt('BOUNCE_SMTP_PORT', env.BOUNCE_SMTP_PORT, 0),
+            smtpHost: env.BOUNCE_SMTP_HOST || env.HOST || '127.0.0.1',
+            address: optional(env.BOUNCE_ADDRESS)
+        }
     };
 
     // A send retried for SMTP_RETRY_FOR_MS is progress in the making, not a stall: its last attempt

@@ -6,6 +6,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { Secrets } from './secrets.js';
 import type { BlobStore } from './store/blobs.js';
 import type { Db } from './store/db.js';
+import type { SessionCache } from './services/session-cache.js';
 import type { RunChanges } from './store/run-changes.js';
 import type { RunQueue } from './worker/queue.js';
 
@@ -24,4 +25,6 @@ export interface Context {
     queue: RunQueue;
     /** Wakes requests waiting for a run to change (GET /api/workflows/runs/{runId} with Prefer: wait). */
     runChanges: RunChanges;
+    /** Live sessions remembered by this process (embedded store only; see session-cache.ts). */
+    sessions: SessionCache;
 }

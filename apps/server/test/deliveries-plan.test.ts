@@ -37,8 +37,8 @@ describe('delivery records: the write of a big run reads no more than the rows i
         const workflowId = newId('wf');
         const runId = newId('run');
         const token = 'plan-test-token';
-        await t.app.ctx.db.query(`INSERT INTO workflows (id, account_id, name, graph) VALUES ($1, $2, 'plan', '{}')`, [workflowId, account.accountId]);
-        await t.app.ctx.db.query(`INSERT INTO runs (id, account_id, workflow_id, graph, status) VALUES ($1, $2, $3, '{}', 'RUNNING')`, [runId, account.accountId, workflowId]);
+        await t.app.ctx.db.query(`INSERT INTO workflows (id, account_id, name, graph, revision) VALUES ($1, $2, 'plan', '{}', 1)`, [workflowId, account.accountId]);
+        await t.app.ctx.db.query(`INSERT INTO runs (id, account_id, workflow_id, revision, status) VALUES ($1, $2, $3, 1, 'RUNNING')`, [runId, account.accountId, workflowId]);
         await t.app.ctx.db.query(`INSERT INTO workflow_leases (workflow_id, holder, token, expires_at) VALUES ($1, 'test', $2, now() + interval '1 hour')`, [workflowId, token]);
 
         // One session throughout (a prepared statement and its cached plan belong to one), used by

@@ -23,7 +23,7 @@ export interface TestStore {
 
 /**
  * A fresh, migrated store for one suite: a copy of the template PGlite data directory, or a new
- * database on the PostgreSQL server at TEST_DATABASE_URL.
+ * database on the PostgreSQL server at TEST_DATABASE_URL, copied from the run's migrated template.
  */
 export const createTestStore = async (): Promise<TestStore> => {
     const dataDir = await Fs.mkdtemp(Path.join(Os.tmpdir(), 'flowctl-test-'));
@@ -36,7 +36,8 @@ export const createTestStore = async (): Promise<TestStore> => {
     const name = `flowctl_test_${Crypto.randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: admin.toString() });
     await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
+    // Nothing stays connected to the template (global setup closed its server), as CREATE DATABASE needs.
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplateDatabase')}`);
     await client.end();
     const url = new URL(admin);
     url.pathname = `/${name}`;

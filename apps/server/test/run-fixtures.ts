@@ -23,6 +23,8 @@ export interface NodeJson {
 export interface RunJson {
     runId: string;
     workflowId: string;
+    /** The workflow revision the run executes. */
+    revision: number;
     status: string;
     createdAt: string;
     enqueuedAt: string;

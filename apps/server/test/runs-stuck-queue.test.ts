@@ -84,7 +84,7 @@ if (store === 'postgres') {
                 const workflowId = await api.workflow(newsletter(await api.upload(csv), 'age > 0'));
                 // A run whose drain job is due in 3 s, so that the row is locked here before any worker looks.
                 const runId = newId('run');
-                await blocker.query("INSERT INTO runs (id, account_id, workflow_id, graph, status) SELECT $1, account_id, id, graph, 'PENDING' FROM workflows WHERE id = $2", [
+                await blocker.query("INSERT INTO runs (id, account_id, workflow_id, revision, status) SELECT $1, account_id, id, revision, 'PENDING' FROM workflows WHERE id = $2", [
                     runId,
                     workflowId
                 ]);

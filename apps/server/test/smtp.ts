@@ -9,6 +9,10 @@ export interface ReceivedMail {
     to: string[];
     subject: string;
     text: string;
+    /** The HTML part, if any. */
+    html?: string;
+    /** The envelope sender (MAIL FROM: what becomes the Return-Path). */
+    envelopeFrom: string;
     raw: string;
 }
 
@@ -17,11 +21,14 @@ export interface SmtpSink {
     messages: ReceivedMail[];
     /** Resolves once at least `count` messages arrived; rejects after `timeoutMs`. */
     waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
-    /** Makes the next deliveries to these addresses fail with a 550. */
-    reject(address: string): void;
+    /**
+     * Makes deliveries to this address fail at RCPT: by default `550 mailbox unavailable`; `reply`
+     * chooses the code and text (`{code: 550, message: '5.1.1 user unknown'}`, a 450 to try later).
+     */
+    reject(address: string, reply?: { code: number; message: string }): void;
     // Fault modes, to behave like a real relay having a bad day:
-    /** Answers the next `count` messages with `code` (451: try again later) after their data. */
-    failNext(count: number, code?: number): void;
+    /** Answers the next `count` messages with `code` (451: try again later) and `message` after their data. */
+    failNext(count: number, code?: number, message?: string): void;
     /** Closes the connection in the middle of the next `count` messages' data, answering nothing. */
     dropNext(count?: number): void;
     /** Every connection is cut and the port refuses connections for `ms`; resolves once it listens again. */
@@ -48,9 +55,9 @@ const addresses = (value: ParsedMail['to']): string[] =>
 /** A real SMTP server on loopback that keeps what it receives. */
 export const startSmtpSink = async (): Promise<SmtpSink> => {
     const messages: ReceivedMail[] = [];
-    const rejected = new Set<string>();
+    const rejected = new Map<string, { code: number; message: string }>();
     let waiters: (() => void)[] = [];
-    let failing: { count: number; code: number } = { count: 0, code: 451 };
+    let failing: { count: number; code: number; message: string } = { count: 0, code: 451, message: 'try again later' };
     let dropping = 0;
     let delayMs = 0;
     let holding: { count: number; held: (() => void)[]; reached: () => void } | null = null;
@@ -64,8 +71,9 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         disabledCommands: ['STARTTLS'],
         logger: false,
         onRcptTo(address, _session, callback) {
-            if (rejected.has(address.address.toLowerCase())) {
-                return callback(refuse('mailbox unavailable', 550));
+            const refusal = rejected.get(address.address.toLowerCase());
+            if (refusal) {
+                return callback(refuse(refusal.message, refusal.code));
             }
 
             callback();
@@ -96,7 +104,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
                     });
                 } else if (failing.count > 0) {
                     failing.count--;
-                    return callback(refuse('try again later', failing.code));
+                    return callback(refuse(failing.message, failing.code));
                 }
 
                 if (delayMs > 0) {
@@ -112,6 +120,8 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
                     to: addresses(parsed.to),
                     subject: parsed.subject ?? '',
                     text: (parsed.text ?? '').replace(/\n$/, ''),
+                    ...(typeof parsed.html === 'string' ? { html: parsed.html } : {}),
+                    envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
                     raw
                 });
                 for (const wake of waiters) {
@@ -136,9 +146,11 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     return {
         url: `smtp://127.0.0.1:${port}`,
         messages,
-        reject: (address) => rejected.add(address.toLowerCase()),
-        failNext(count, code = 451) {
-            failing = { count, code };
+        reject: (address, reply = { code: 550, message: 'mailbox unavailable' }) => {
+            rejected.set(address.toLowerCase(), reply);
+        },
+        failNext(count, code = 451, message = 'try again later') {
+            failing = { count, code, message };
         },
         dropNext(count = 1) {
             dropping = count;

@@ -45,7 +45,7 @@ describe('workflows', () => {
         expect(new Date(res.json.createdAt).toISOString()).toBe(res.json.createdAt);
     });
 
-    it('lists an empty array, then every workflow newest first as {id, name, graph, createdAt}', async () => {
+    it('lists an empty array, then every workflow newest first as {id, name, graph, revision, createdAt}', async () => {
         const owner = await createAccount(t);
         const empty = await call('GET', '/api/workflows', undefined, owner);
         expect(empty.statusCode).toBe(200);
@@ -55,8 +55,8 @@ describe('workflows', () => {
         const second = await create('second', triggerOnly(), owner);
         const list = await call('GET', '/api/workflows', undefined, owner);
         expect(list.json).toEqual([
-            { id: second.workflowId, name: 'second', graph: triggerOnly(), createdAt: second.createdAt },
-            { id: first.workflowId, name: 'first', graph: triggerOnly(), createdAt: first.createdAt }
+            { id: second.workflowId, name: 'second', graph: triggerOnly(), revision: 1, createdAt: second.createdAt },
+            { id: first.workflowId, name: 'first', graph: triggerOnly(), revision: 1, createdAt: first.createdAt }
         ]);
     });
 
@@ -65,7 +65,7 @@ describe('workflows', () => {
         const { workflowId, createdAt } = await create('Full', graph);
         const got = await call('GET', `/api/workflows/${workflowId}`);
         expect(got.statusCode).toBe(200);
-        expect(got.json).toEqual({ id: workflowId, name: 'Full', graph, createdAt, updatedAt: createdAt });
+        expect(got.json).toEqual({ id: workflowId, name: 'Full', graph, revision: 1, createdAt, updatedAt: createdAt });
 
         const hooked = await call('POST', '/api/workflows', { name: 'Hooked', graph: triggerOnly(), webhookUrl: 'https://hooks.example.test/flowctl' });
         const withHook = await call('GET', `/api/workflows/${hooked.json.workflowId}`);

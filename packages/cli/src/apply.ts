@@ -5,7 +5,7 @@ import Path from 'node:path';
 import type { Flowctl, Graph, Workflow } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
-import { usageError } from './errors.js';
+import { CliError, EXIT, usageError } from './errors.js';
 import { checkUploadColumns, inWorkflowFile } from './graph-problems.js';
 import { allOf } from './resolve.js';
 import { type PlacedFile, placeFile } from './uploads.js';
@@ -63,7 +63,20 @@ export const placeSources = async (ctx: Ctx, api: Flowctl, workflow: WorkflowFil
     return { graph, uploads };
 };
 
-export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: WorkflowFile[], dryRun: boolean): Promise<Applied[]> => {
+export interface Planned {
+    workflow: WorkflowFile;
+    /** The file's graph, its `file:` sources placed (with dryRun, those not uploaded yet keep `file:…`). */
+    graph: Graph;
+    webhookUrl: string | null;
+    uploads: Applied['uploads'];
+    /** The server's workflow of that name, as read for the comparison; null when there is none. */
+    current: Workflow | null;
+    /** What differs from `current`, as paths; empty when there is no `current`. */
+    changes: string[];
+}
+
+/** Each file next to the server's workflow of its name, and what apply would change: shared by apply and diff. */
+export const planWorkflows = async (ctx: Ctx, api: Flowctl, workflows: WorkflowFile[], dryRun: boolean): Promise<Planned[]> => {
     const files = new Map<string, string>();
     for (const workflow of workflows) {
         const other = files.get(workflow.name);
@@ -88,13 +101,64 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
 
     // Before any upload or write: a name an upload does not have is reported at its line.
     await checkUploadColumns(api, workflows);
-    const results: Applied[] = [];
+    const plans: Planned[] = [];
     for (const workflow of workflows) {
         const { graph, uploads } = await placeSources(ctx, api, workflow, dryRun);
         const webhookUrl = workflow.webhookUrl ?? null;
         const id = byName.get(workflow.name)?.[0];
-        const base = { file: workflow.file, name: workflow.name, uploads };
-        if (!id) {
+        const current = id ? await api.workflows.retrieve(id) : null;
+        const changes = current
+            ? [...differences(current.graph, graph, 'graph'), ...((current.webhookUrl ?? null) === webhookUrl ? [] : ['webhookUrl'])]
+            : [];
+        plans.push({ workflow, graph, webhookUrl, uploads, current, changes });
+    }
+
+    return plans;
+};
+
+/**
+ * The workflow changed on the server between apply's read and its write (412): which revisions came
+ * since, what each changed, and how to look before applying again.
+ */
+const changedMeanwhile = async (api: Flowctl, plan: Planned, current: Workflow, err: unknown): Promise<CliError> => {
+    const { PreconditionFailedError } = await import('@flowctl/sdk');
+    if (!(err instanceof PreconditionFailedError)) {
+        throw await inWorkflowFile(plan.workflow, err);
+    }
+
+    const { describeChange } = await import('./revision-changes.js');
+    const lines: string[] = [];
+    let after: { name: string; graph: Graph; revision: number; createdAt: string } | null = null;
+    for await (const entry of api.workflows.revisions.list(current.id, { limit: 10 })) {
+        const revision = await api.workflows.revisions.get(current.id, entry.revision).catch(() => null);
+        if (after && revision) {
+            lines.unshift(`  revision ${after.revision} at ${after.createdAt}: ${describeChange(revision, after)}`);
+        }
+
+        if (!revision || entry.revision <= current.revision) {
+            break;
+        }
+
+        after = revision;
+    }
+
+    const now = err.revision ?? after?.revision;
+    return new CliError(
+        [
+            `'${inline(current.name)}' (${current.id}) changed on the server while apply compared it with ${plan.workflow.file}: it is at revision ${now ?? 'a newer one'}, and apply had read revision ${current.revision}, so nothing was written for it (another apply, a rollback or an edit came first)`,
+            ...lines
+        ].join('\n'),
+        EXIT.failed,
+        `see what apply would change now: flowctl diff -f ${plan.workflow.file}, then apply again`
+    );
+};
+
+export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: WorkflowFile[], dryRun: boolean): Promise<Applied[]> => {
+    const results: Applied[] = [];
+    for (const plan of await planWorkflows(ctx, api, workflows, dryRun)) {
+        const { workflow, graph, webhookUrl, current, changes } = plan;
+        const base = { file: workflow.file, name: workflow.name, uploads: plan.uploads };
+        if (!current) {
             const created = dryRun
                 ? null
                 : await api.workflows.create({ name: workflow.name, graph, ...(webhookUrl ? { webhookUrl } : {}) }).catch(async (err: unknown) => {
@@ -110,23 +174,19 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
             continue;
         }
 
-        const current: Workflow = await api.workflows.retrieve(id);
-        const changes = [
-            ...differences(current.graph, graph, 'graph'),
-            ...((current.webhookUrl ?? null) === webhookUrl ? [] : ['webhookUrl'])
-        ];
         if (changes.length === 0) {
-            results.push({ ...base, workflowId: id, action: 'unchanged', changes });
+            results.push({ ...base, workflowId: current.id, action: 'unchanged', changes });
             continue;
         }
 
+        // Only over the revision compared above: a change made meanwhile is not overwritten unseen.
         const updated = dryRun
             ? null
-            : await api.workflows.update(id, { graph, webhookUrl }).catch(async (err: unknown) => {
-                  throw await inWorkflowFile(workflow, err);
+            : await api.workflows.update(current.id, { graph, webhookUrl }, { ifMatch: current.revision }).catch(async (err: unknown) => {
+                  throw await changedMeanwhile(api, plan, current, err);
               });
 
-        results.push({ ...base, workflowId: id, action: dryRun ? 'would update' : 'updated', changes, ...(updated?.hookUrl ? { hookUrl: updated.hookUrl } : {}) });
+        results.push({ ...base, workflowId: current.id, action: dryRun ? 'would update' : 'updated', changes, ...(updated?.hookUrl ? { hookUrl: updated.hookUrl } : {}) });
     }
 
     return results;

@@ -22,6 +22,8 @@ const COMMAND_FOR_ROUTE: Record<string, string> = {
     'POST /api/uploads': 'flowctl upload <file.csv>',
     'GET /api/uploads': 'flowctl uploads list',
     'GET /api/workflows': 'flowctl workflows list',
+    'GET /api/workflows/{workflowId}': 'flowctl workflows get <workflowId>',
+    'GET /api/workflows/{workflowId}/revisions': 'flowctl workflows history <workflowId>',
     'POST /api/workflows': 'flowctl apply -f <file.yaml>',
     'GET /api/integrations/google': 'flowctl google status',
     'GET /api/integrations/google/connect': 'flowctl google connect',

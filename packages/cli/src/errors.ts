@@ -23,7 +23,9 @@ export class CliError extends Error {
         /** What to do next, e.g. "run `flowctl login`". */
         readonly hint?: string,
         /** Extra fields for the --json error document. */
-        readonly details?: Record<string, unknown>
+        readonly details?: Record<string, unknown>,
+        /** How the message is labelled; by default "usage error" for EXIT.usage, else "error". */
+        readonly label?: string
     ) {
         super(message);
     }

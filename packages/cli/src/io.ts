@@ -68,7 +68,7 @@ export const reportError = (io: Io, error: CliError): void => {
         io.out(JSON.stringify({ error: { message, exitCode: error.exitCode, ...(hint ? { hint } : {}), ...error.details } }, null, 2));
     }
 
-    const label = error.exitCode === EXIT.usage ? 'usage error' : 'error';
+    const label = error.label ?? (error.exitCode === EXIT.usage ? 'usage error' : 'error');
     io.err(`${red(io, `${label}:`)} ${message}${hint ? `\n${dim(io, `  → ${hint}`)}` : ''}`);
 };
 

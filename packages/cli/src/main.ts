@@ -3,10 +3,12 @@
 import { Command, CommanderError, Option } from 'commander';
 
 import * as auth from './commands/auth.js';
+import * as diff from './commands/diff.js';
 import * as google from './commands/google.js';
 import * as preview from './commands/preview.js';
 import * as runs from './commands/runs.js';
 import * as settings from './commands/settings.js';
+import * as suppressions from './commands/suppressions.js';
 import * as tokens from './commands/tokens.js';
 import * as uploads from './commands/uploads.js';
 import * as workflows from './commands/workflows.js';
@@ -57,7 +59,7 @@ Exit codes: 0 success · 1 the run ended FAILED or CANCELLED, or a request faile
         return state.ctx;
     };
 
-    for (const module of [auth, tokens, uploads, workflows, preview, runs, settings, google]) {
+    for (const module of [auth, tokens, uploads, workflows, diff, preview, runs, settings, google, suppressions]) {
         module.register(program, ctx);
     }
 

@@ -62,10 +62,12 @@ export const nodeLine = (io: Io, node: RunNode): string => {
 };
 
 export const resultLine = (run: Run): string => {
-    const result = run.result as { totalRows?: number; filteredOut?: number; emailsSent?: number } | null | undefined;
+    const result = run.result as { totalRows?: number; filteredOut?: number; emailsSent?: number; suppressed?: number } | null | undefined;
     const cost = aiCost(result as Figures);
+    // Suppressed addresses (unsubscribed, bounced, complained, added by hand) are not failures: said apart.
+    const suppressed = result?.suppressed ? `, ${result.suppressed} suppressed` : '';
     const counts = result
-        ? `${result.totalRows ?? 0} rows, ${result.filteredOut ?? 0} filtered out, ${result.emailsSent ?? 0} e-mails sent${cost ? `, ${cost}` : ''}`
+        ? `${result.totalRows ?? 0} rows, ${result.filteredOut ?? 0} filtered out, ${result.emailsSent ?? 0} e-mails sent${suppressed}${cost ? `, ${cost}` : ''}`
         : 'no result';
     const duration = took(run.startedAt ?? run.triggeredAt, run.completedAt);
     return inline(`${run.status}${duration ? ` in ${duration}` : ''} · ${counts} · ${run.runId}`);

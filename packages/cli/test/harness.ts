@@ -15,6 +15,8 @@ declare module 'vitest' {
     export interface ProvidedContext {
         /** A migrated PGlite data directory, from the server's global setup. */
         pgTemplate: string;
+        /** The PostgreSQL project's migrated database (read by the server's test harness). */
+        pgTemplateDatabase: string | null;
     }
 }
 

@@ -1,7 +1,7 @@
 // The packed tarball installs on its own into an empty global prefix and works there: the SDK and
 // the engine are bundled in, the rest comes from its dependencies, all of them published. Scripts are
 // skipped when packing: the suite's build has just run (prepack building an unbuilt clone is proven
-// in fresh-clone.test.ts).
+// by .ci/newcomer.sh).
 import { execFileSync } from 'node:child_process';
 import Fs from 'node:fs';
 import Os from 'node:os';

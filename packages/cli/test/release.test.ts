@@ -69,7 +69,7 @@ logs: { type: stdout, format: pretty, level: fatal }
     Fs.writeFileSync(Path.join(dir, 'npmrc'), `registry=${url}\n//127.0.0.1:${new URL(url).port}/:_authToken=${token}\n`);
 
     // Only this registry and this user config; no lifecycle scripts: the suite's build has just run
-    // (prepack building an unbuilt clone is proven in fresh-clone.test.ts).
+    // (prepack building an unbuilt clone is proven by .ci/newcomer.sh).
     env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_(config_|package_|lifecycle_)/.test(name)));
     Object.assign(env, { npm_config_userconfig: Path.join(dir, 'npmrc'), npm_config_registry: url, npm_config_ignore_scripts: 'true', CI: 'true' });
 

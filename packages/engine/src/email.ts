@@ -54,3 +54,8 @@ export function emailAddressProblem(address: string): string | null {
 export function isValidEmailAddress(address: string): boolean {
     return emailAddressProblem(address) === null;
 }
+
+/** How suppression lists compare addresses: the whole address, trimmed, case-insensitively. */
+export function suppressionKey(address: string): string {
+    return address.trim().toLowerCase();
+}

@@ -158,6 +158,7 @@ class Execution {
             addTally(this.result, { aiCalls: count('aiCalls'), aiPromptTokens: count('aiPromptTokens'), aiCompletionTokens: count('aiCompletionTokens') });
         }
         if (node.type === 'OUTPUT' && typeof output.emailsSent === 'number') this.result.emailsSent += output.emailsSent;
+        if (node.type === 'OUTPUT' && typeof output.suppressed === 'number') this.result.suppressed = (this.result.suppressed ?? 0) + output.suppressed;
         if (node.type === 'OUTPUT' && typeof output.unknownOutcome === 'number') this.result.unknownOutcome = (this.result.unknownOutcome ?? 0) + output.unknownOutcome;
         if (node.type === 'FILTER' && Array.isArray(output.items)) {
             try {

@@ -2,7 +2,7 @@
 export * from './types.js';
 export { type AiReplyCheck, buildOutputSchema, validateAiReply } from './ai-schema.js';
 export { typeCsvRow, typeCsvValue } from './csv.js';
-export { emailAddressProblem, INVISIBLE_CHARACTER, invisibleCharacterIn, isValidEmailAddress } from './email.js';
+export { emailAddressProblem, INVISIBLE_CHARACTER, invisibleCharacterIn, isValidEmailAddress, suppressionKey } from './email.js';
 export { findUnstorableText, toStorableText, toStorableValue, type UnstorableText, unstorableTextProblem } from './storable.js';
 export { EngineError, errorMessage, FilterError, GraphCycleError, GraphError, TemplateError } from './errors.js';
 export { executeRun } from './executor.js';

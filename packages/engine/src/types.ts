@@ -36,6 +36,8 @@ export interface OutputData {
     to: string;
     subject: string;
     body: string;
+    /** An HTML part: the e-mail is then multipart/alternative with `body` as its text part. Values are HTML-escaped. */
+    html?: string;
 }
 
 /** When a TRIGGER starts runs by itself: `cron` of 5 fields, or 6 with seconds first, in `timezone` (IANA, default UTC). */
@@ -115,6 +117,8 @@ export interface RunResult {
      * are counted neither as sent nor as failed.
      */
     unknownOutcome?: number;
+    /** Present when some elements were not sent because their address is on the suppression list (not failures). */
+    suppressed?: number;
     /** Present once an AI node ran: model calls made for the run, and the tokens their replies reported. */
     aiCalls?: number;
     aiPromptTokens?: number;
@@ -125,6 +129,17 @@ export interface MailMessage {
     to: string;
     subject: string;
     body: string;
+    /** The HTML part, when the OUTPUT node has `html`. */
+    html?: string;
+    /** What `{{unsubscribeUrl}}` rendered for this e-mail (the port's unsubscribeUrl), for its List-Unsubscribe header. */
+    unsubscribeUrl?: string;
+}
+
+/** An element of an OUTPUT node as the suppression list is asked about it. */
+export interface SuppressionCandidate {
+    index: number;
+    /** The recipient, trimmed and lower-cased (suppressionKey()). */
+    address: string;
 }
 
 /** Identifies one delivery so the caller can make sending idempotent across retries and crashes. */
@@ -210,6 +225,20 @@ export interface Ports {
     sendMail(message: MailMessage, key: DeliveryKey, ctx: PortContext): Promise<void | false | 'unknown'>;
     /** How many sendMail calls an OUTPUT node may have in flight at once (default 1: one after another). */
     mailConcurrency?: number;
+    /**
+     * Which of these elements of an OUTPUT node must not be mailed: their indexes. Each comes with its
+     * address as suppressionKey() writes it. The node asks once per chunk of `suppressionChunk`
+     * elements, right before it sends them, so an address suppressed during a run stops the e-mails to
+     * it that have not yet gone. A suppressed element is neither sent nor a failure: it is counted as
+     * `suppressed`. (A port leaves out of the answer an element an earlier attempt already sent.)
+     */
+    suppressed?(nodeId: string, elements: SuppressionCandidate[], ctx: PortContext): Promise<ReadonlySet<number>>;
+    /** Elements per suppressed() call (default 500). */
+    suppressionChunk?: number;
+    /** Told of each element left out as suppressed (a preview lists them). */
+    onSuppressed?(message: MailMessage, key: DeliveryKey): void;
+    /** The unsubscribe link of an e-mail to `to` (what `{{unsubscribeUrl}}` renders); without it, ''. */
+    unsubscribeUrl?(to: string): string;
 }
 
 export interface ExecuteHooks {

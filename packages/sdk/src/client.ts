@@ -4,6 +4,7 @@ import { Account } from './resources/account.js';
 import { Auth } from './resources/auth.js';
 import { Integrations } from './resources/integrations.js';
 import { Runs } from './resources/runs.js';
+import { Suppressions } from './resources/suppressions.js';
 import { Uploads } from './resources/uploads.js';
 import { Workflows } from './resources/workflows.js';
 import { type OnTokens, Session } from './session.js';
@@ -89,6 +90,8 @@ export class Flowctl {
     readonly runs: Runs;
     /** Linked accounts (Google). */
     readonly integrations: Integrations;
+    /** The suppression list: addresses no OUTPUT node mails. */
+    readonly suppressions: Suppressions;
 
     /** @internal */
     readonly session: Session;
@@ -111,6 +114,7 @@ export class Flowctl {
         this.workflows = new Workflows(this);
         this.runs = new Runs(this);
         this.integrations = new Integrations(this);
+        this.suppressions = new Suppressions(this);
     }
 
     /** The current token pair, e.g. after a refresh (undefined with an API token or before log-in). */

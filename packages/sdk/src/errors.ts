@@ -53,6 +53,17 @@ export class NotFoundError extends FlowctlError {}
 export class ConflictError extends FlowctlError {}
 /** 413: the body is larger than the server accepts. */
 export class PayloadTooLargeError extends FlowctlError {}
+
+/** 412: the workflow changed since the revision named in `ifMatch`; nothing was written. */
+export class PreconditionFailedError extends FlowctlError {
+    /** The workflow's current revision, as the server said. */
+    readonly revision: number | undefined;
+
+    constructor(message: string, init: FlowctlErrorInit & { revision?: number }) {
+        super(message, init);
+        this.revision = init.revision;
+    }
+}
 /** 415: the body's content type is not accepted. */
 export class UnsupportedMediaTypeError extends FlowctlError {}
 /** 422: e.g. an `Idempotency-Key` reused with a different request body. */
@@ -133,7 +144,7 @@ export const parseRetryAfter = (value: string | undefined): number | undefined =
 
 /** The typed error for an HTTP error answer; `body` is the parsed JSON body, if any. */
 export const errorFromResponse = (status: number, headers: Record<string, string>, body: unknown): FlowctlError => {
-    const payload = (body && typeof body === 'object' ? body : {}) as { error?: unknown; message?: unknown; details?: unknown };
+    const payload = (body && typeof body === 'object' ? body : {}) as { error?: unknown; message?: unknown; details?: unknown; revision?: unknown };
     const error = typeof payload.error === 'string' ? payload.error : undefined;
     const message = typeof payload.message === 'string' && payload.message ? payload.message : `${status} ${error ?? 'error'}`;
     const init: FlowctlErrorInit = { status, error, details: payload.details, requestId: headers['x-request-id'], headers };
@@ -143,6 +154,10 @@ export const errorFromResponse = (status: number, headers: Record<string, string
 
     if (status >= 500) {
         return new InternalServerError(message, init);
+    }
+
+    if (status === 412) {
+        return new PreconditionFailedError(message, { ...init, ...(typeof payload.revision === 'number' ? { revision: payload.revision } : {}) });
     }
 
     const ErrorClass = BY_STATUS[status] ?? FlowctlError;

@@ -12,6 +12,7 @@ export {
     NotFoundError,
     PayloadTooLargeError,
     PermissionDeniedError,
+    PreconditionFailedError,
     RateLimitError,
     TimeoutError,
     UnprocessableEntityError,
@@ -23,9 +24,11 @@ export { Page, PagedList } from './pagination.js';
 export type { AccountSettings, AccountTokens } from './resources/account.js';
 export type { Auth } from './resources/auth.js';
 export type { GoogleIntegration, Integrations } from './resources/integrations.js';
-export type { NodeOutputOptions, RunListOptions, Runs } from './resources/runs.js';
+export type { NodeOutputOptions, RunListOptions, RunRetryOptions, Runs } from './resources/runs.js';
+export type { Suppressions } from './resources/suppressions.js';
 export type { UploadCreateOptions, Uploads } from './resources/uploads.js';
-export type { IdempotentRequestOptions, Workflows } from './resources/workflows.js';
+export type { RevisionListOptions, RevisionRestoreOptions, WorkflowRevisions } from './resources/revisions.js';
+export type { IdempotentRequestOptions, WorkflowUpdateOptions, Workflows } from './resources/workflows.js';
 export type { OnTokens } from './session.js';
 export type { FetchLike } from './transport.js';
 export type * from './types.js';

@@ -37,6 +37,10 @@ export type SettingsUpdate = RequestJson<'/api/account/settings', 'put'>;
 
 export type Upload = ResponseBody<'/api/uploads/{uploadId}', 'get', 200>;
 
+/** An address on the suppression list, with why (`unsubscribed`, `bounced`, `complained`, `manual`). */
+export type Suppression = ResponseBody<'/api/suppressions', 'get', 200>[number];
+export type SuppressionsAdded = ResponseBody<'/api/suppressions', 'post', 200>;
+
 export type WorkflowCreateParams = WithGraph<RequestJson<'/api/workflows', 'post'>>;
 export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
 /** Keys left out keep their value; `paused` pauses or resumes the workflow's schedule and hook. */
@@ -47,6 +51,8 @@ export type WorkflowSummary = WithGraph<ResponseBody<'/api/workflows', 'get', 20
 export type WorkflowSchedule = NonNullable<Workflow['schedule']>;
 /** A new hook URL (`workflows.rotateHook()`); the old one answers 404 from then on. */
 export type HookRotated = ResponseBody<'/api/workflows/{workflowId}/hook/rotate', 'post', 200>;
+export type WorkflowRevisionSummary = ResponseBody<'/api/workflows/{workflowId}/revisions', 'get', 200>[number];
+export type WorkflowRevision = WithGraph<ResponseBody<'/api/workflows/{workflowId}/revisions/{revision}', 'get', 200>>;
 
 type PreviewParamsBody = NonNullable<RequestJson<'/api/workflows/{workflowId}/preview', 'post'>>;
 /** What to preview: `limit` e-mails per OUTPUT (1–20, default 3), an unsaved `graph`, `sendTestTo: "me"` for a test send. */

@@ -15,7 +15,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /**
  * `npm pack` of a workspace package into `into`; returns the tarball's path. Scripts are skipped: the
- * suite's build has just run (prepack building an unbuilt clone is proven in packages/cli/test/fresh-clone.test.ts).
+ * suite's build has just run (prepack building an unbuilt clone is proven by .ci/newcomer.sh).
  */
 const pack = (dir: string, into: string): string => {
     const out = execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', into, '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -63,6 +63,8 @@ export async function main(client: Flowctl): Promise<string> {
 }
 `;
 
+// The package does not depend on the store: it is packed, installed and type-checked once, in the
+// embedded project only (vitest.config.ts); the SDK against PostgreSQL is the other suites' business.
 describe('the packed package, installed outside the monorepo', () => {
     let t: TestServer;
     let project: string;
@@ -140,5 +142,6 @@ describe('the packed package, installed outside the monorepo', () => {
             output = String((err as { stdout?: string }).stdout);
         }
         expect(output).toBe('');
-    });
+        // tsc checking the bundled declarations without skipLibCheck: the slowest step here by far.
+    }, 180_000);
 });

@@ -14,6 +14,14 @@ declare module '@hapi/hapi' {
         /** When that session last proved the password (or a code), once checked live. */
         signedInAt?: Date;
     }
+
+    interface RouteOptionsApp {
+        /**
+         * The route reads when the session signed in (signedInAtOf): it is read from the store, not
+         * from the live sessions the process remembers (services/session-cache.ts).
+         */
+        freshSignIn?: boolean;
+    }
 }
 
 const TIME_SKEW_SEC = 5;
@@ -43,9 +51,10 @@ const acceptableClaims = ({ sub, sid, typ, iat, exp }: AccessClaims, nowSec: num
 
 /**
  * Bearer JWTs (HS256 only: `alg: none` and other algorithms are refused). The signature is checked
- * without a database hit; then the session the token names must still be live, one indexed lookup
- * per request, so a session ended in any API process refuses its access tokens at once (a cache
- * would let an ended session live on in the other processes).
+ * without a database hit; then the session the token names must still be live: one indexed lookup
+ * per request on PostgreSQL, so a session ended in any API process refuses its access tokens at
+ * once. On the embedded store, which one process owns, live sessions are remembered and forgotten
+ * whenever one ends (services/session-cache.ts).
  */
 export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accounts: Pick<AccountsService, 'sessionSignedInAt'>): Promise<void> => {
     await server.register(Jwt);
@@ -77,7 +86,7 @@ export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accou
             return h.continue;
         }
 
-        const signedInAt = await accounts.sessionSignedInAt(user.sessionId, user.accountId);
+        const signedInAt = await accounts.sessionSignedInAt(user.sessionId, user.accountId, request.route.settings.app?.freshSignIn === true);
         if (!signedInAt) {
             throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
         }

@@ -12,6 +12,7 @@ const ERROR_TEXT: Record<number, string> = {
     404: 'No such resource for this account',
     408: 'The request body stopped arriving',
     409: 'Conflicts with the current state: `message` says which',
+    412: 'Changed since the If-Match ETag was read: nothing was written; `message` says which revision is current',
     413: 'The request body is too large',
     415: 'Unsupported Content-Type',
     429: 'Rate limited: retry after the `Retry-After` header’s seconds',

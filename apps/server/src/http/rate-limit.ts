@@ -19,7 +19,7 @@ import { type Consumed, createWindowCounter } from './window-counter.js';
  * token, setting the password) opts into 'login' too: it is the same oracle, so it counts against the
  * same counter as log-in for the account's address, and guessing there cannot outrun log-in's limit.
  */
-export type AuthBucket = 'login' | 'verify-email' | 'otp-mail' | 'refresh';
+export type AuthBucket = 'login' | 'verify-email' | 'otp-mail' | 'refresh' | 'unsubscribe';
 
 declare module '@hapi/hapi' {
     interface PluginSpecificConfiguration {
@@ -51,7 +51,10 @@ const authLimits = (config: Config['rateLimit']): Record<AuthBucket, AuthLimit[]
         { key: 'ip', points: config.mailPerIp, what: 'sign-up and password e-mails requested from your address' }
     ],
     // Refresh tokens cannot be guessed; this only bounds a runaway client.
-    refresh: [{ key: 'ip', points: 120, what: 'token refreshes' }]
+    refresh: [{ key: 'ip', points: 120, what: 'token refreshes' }],
+    // GET and POST /u/{token}: no sign-in, so per client address. A mailbox provider posts one-click
+    // unsubscribes for all its users from a few addresses: generous, it only bounds a flood.
+    unsubscribe: [{ key: 'ip', points: 600, what: 'unsubscribe requests' }]
 });
 
 // Probes and scrapes must never be refused.

@@ -18,7 +18,21 @@ export interface TextMail {
     text: string;
     /** A Message-ID chosen by the caller (with or without its angle brackets); otherwise one is made up. */
     messageId?: string;
+    /** An HTML part: the message is then multipart/alternative with `text` as its text part. */
+    html?: string;
+    /** One-click unsubscribe link (RFC 2369, RFC 8058): List-Unsubscribe and List-Unsubscribe-Post. */
+    unsubscribeUrl?: string;
+    /** The envelope sender (Return-Path) when not the From address: a VERP address for bounces. */
+    envelopeFrom?: string;
 }
+
+/** The message as nodemailer's own composer takes it (the general path and the outbox). */
+export const nodemailerMessage = ({ unsubscribeUrl, envelopeFrom, messageId, ...mail }: TextMail) => ({
+    ...mail,
+    messageId: messageId && bracketed(messageId),
+    ...(unsubscribeUrl ? { headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+    ...(envelopeFrom ? { envelope: { from: envelopeFrom, to: mail.to } } : {})
+});
 
 export interface ComposedMail {
     envelope: { from: string; to: string[] };
@@ -73,9 +87,9 @@ export const textComposer = (from: string) => {
     let sequence = 0;
 
     return async (mail: TextMail): Promise<ComposedMail> => {
-        // Recipients needing IDN or SMTPUTF8 handling, and any sender override, take the general path.
-        if (!/^[\x21-\x7e]+$/.test(mail.to) || mail.from !== from) {
-            const node = new MailComposer({ ...mail, messageId: mail.messageId && bracketed(mail.messageId) }).compile();
+        // Recipients needing IDN or SMTPUTF8 handling, any sender override, and an HTML part take the general path.
+        if (!/^[\x21-\x7e]+$/.test(mail.to) || mail.from !== from || mail.html !== undefined) {
+            const node = new MailComposer(nodemailerMessage(mail)).compile();
             const envelope = node.getEnvelope();
             return { envelope: { from: envelope.from || sender.address, to: envelope.to }, messageId: node.messageId(), raw: await node.build() };
         }
@@ -88,12 +102,14 @@ export const textComposer = (from: string) => {
             header('To', mail.to),
             ...(subject ? [header('Subject', subject)] : []),
             header('Message-ID', messageId),
+            // The link is ASCII (base64url token on PUBLIC_URL); folded like any header.
+            ...(mail.unsubscribeUrl ? [header('List-Unsubscribe', `<${mail.unsubscribeUrl}>`), 'List-Unsubscribe-Post: List-Unsubscribe=One-Click'] : []),
             header('Date', new Date().toUTCString().replace(/GMT/, '+0000')),
             'MIME-Version: 1.0',
             `Content-Type: text/plain${/[\u0080-\uFFFF]/.test(mail.text) ? '; charset=utf-8' : ''}`,
             `Content-Transfer-Encoding: ${encoding}`
         ];
-        return { envelope: { from: sender.address, to: [mail.to] }, messageId, raw: Buffer.from(`${lines.join('\r\n')}\r\n\r\n${content}`) };
+        return { envelope: { from: mail.envelopeFrom ?? sender.address, to: [mail.to] }, messageId, raw: Buffer.from(`${lines.join('\r\n')}\r\n\r\n${content}`) };
     };
 };
 

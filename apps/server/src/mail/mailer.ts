@@ -6,6 +6,7 @@ import Nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
 import type { Config } from '../config.js';
+import { nodemailerMessage } from './compose.js';
 import { SmtpPool } from './smtp-pool.js';
 
 export interface Mail {
@@ -14,6 +15,12 @@ export interface Mail {
     text: string;
     /** A stable Message-ID for this message (with or without angle brackets); otherwise one is made up. */
     messageId?: string;
+    /** An HTML part (multipart/alternative with `text`). */
+    html?: string;
+    /** Adds List-Unsubscribe and List-Unsubscribe-Post (one-click). */
+    unsubscribeUrl?: string;
+    /** The envelope sender when not MAIL_FROM's address (a VERP address). */
+    envelopeFrom?: string;
 }
 
 export interface SendOptions {
@@ -68,7 +75,7 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
             await options?.after;
             options?.signal?.throwIfAborted();
             await options?.onTransmit?.({ again: false });
-            const info = await transport.sendMail({ from: config.mailFrom, ...mail });
+            const info = await transport.sendMail(nodemailerMessage({ from: config.mailFrom, ...mail }));
             const file = Path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Crypto.randomBytes(4).toString('hex')}.eml`);
             await Fs.writeFile(file, info.message as Buffer);
             log.info({ to: mail.to, file }, 'e-mail written to the outbox (set SMTP_URL to deliver)');

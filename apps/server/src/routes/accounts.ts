@@ -245,7 +245,8 @@ export const accountRoutes = (services: Services): ServerRoute[] => [
             validate: { payload: Joi.object({ newPassword: password, password: Joi.string().max(256).description('The current password, when the sign-in is older than 10 minutes') }) },
             response: { status: { 200: passwordChange } },
             // A wrong current `password` is a password guess like a wrong log-in: it shares log-in's limit.
-            plugins: { rateLimit: { bucket: 'login' }, openapi: { errors: [403] } }
+            plugins: { rateLimit: { bucket: 'login' }, openapi: { errors: [403] } },
+            app: { freshSignIn: true }
         },
         handler: (request) => {
             if (usesApiToken(request)) {

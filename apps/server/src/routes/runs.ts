@@ -38,9 +38,12 @@ const nodeView = Joi.object({
         .description('Bounded summary: each array output as {count, first} (its first 5 elements); other values as they are')
 });
 
+const revision = Joi.number().integer().min(1).description('The workflow revision the run executes: see …/revisions/{revision} of its workflow');
+
 const runDetail = Joi.object({
     runId: Joi.string().required(),
     workflowId: Joi.string().required(),
+    revision: revision.required(),
     status: runStatus.required(),
     createdAt: timestamp.required(),
     enqueuedAt: timestamp.required().description('Same instant as createdAt'),
@@ -63,6 +66,9 @@ const runDetail = Joi.object({
             .description(
                 "Present when some e-mails' outcome is unknown: a copy went out and its answer was never read (a worker died, an answer timed out) and no later copy was accepted, or (in a retry) such e-mails were left out. They may have arrived, so they are counted neither in emailsSent nor as failures, and no retry sends them; each OUTPUT node's output counts its own as unknownOutcome"
             ),
+        suppressed: Joi.number()
+            .integer()
+            .description("Present when some elements were left out because their address is on the account's suppression list (GET /api/suppressions): neither sent nor failures; each OUTPUT node's output counts its own as suppressed"),
         aiCalls: Joi.number().integer().description('Present once an AI node ran: language-model calls made for the run (a reply asked again counts twice)'),
         aiPromptTokens: Joi.number().integer().description("Present once an AI node ran: prompt tokens, as the replies' usage reported them"),
         aiCompletionTokens: Joi.number().integer().description("Present once an AI node ran: completion tokens, as the replies' usage reported them")
@@ -77,6 +83,7 @@ const runDetail = Joi.object({
 const runEntry = Joi.object({
     runId: Joi.string().required(),
     workflowId: Joi.string().required(),
+    revision: revision.required(),
     status: runStatus.required(),
     createdAt: timestamp.required(),
     trigger: triggerView.required()
@@ -234,19 +241,30 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             tags: ['api', 'runs'],
             description: 'Retry a finished run',
             notes: [
-                "Enqueues a new run (202, like an enqueue) whose retryOf names the given run. It executes the given run's graph snapshot, never the workflow as it is now: a prompt changed since applies to new runs only.",
+                'Enqueues a new run (202, like an enqueue) whose retryOf names the given run. It executes the given run\'s revision, not the workflow as it is now (a prompt changed since applies to new runs only), unless the body is {"revision": "latest"}: then the current revision.',
                 'A run that ended FAILED or CANCELLED before each of its nodes other than OUTPUT succeeded (an AI node answered 401, refused past AI_RETRY_BUDGET_MS, a reply invalid twice, a cancel mid-node; a DATA_SOURCE that failed), or that was given up after repeated interruptions: the retry executes the graph again. Outputs the run kept are reused; an AI node asks the model only for elements without a reply recorded for that run under the same node, element index and hash of the rendered request (model, system, prompt, schema: a changed row is asked again), and those reused replies count no aiCalls; OUTPUT nodes send each row that no run of its chain of retries sent or may have sent, refused ones included.',
                 'Any other finished run (it failed or was cancelled at its OUTPUT nodes): the retry sends again, exactly as they were rendered, the e-mails the mail server refused in it and that no retry has delivered since; nothing else is executed. Rows with an invalid address are not retried.',
                 "Either way a row whose outcome is unknown is not sent: left under way by a worker that died, or sent again after such a copy (counted in possiblyDuplicated), even if the server refused the later copy, since the first may have arrived and the retry's own Message-ID would not let a receiver drop it. Each OUTPUT node's output counts such rows as unknownOutcome.",
                 'So nobody who got an e-mail gets it twice. 409 when the run has not ended, or is of the second kind with no such e-mail (a run that succeeded, say); its message says how many rows were left out as their outcome is unknown.'
             ],
-            payload: { parse: false, output: 'data', maxBytes: 64 * 1024 },
-            validate: { params: runParams },
+            payload: { allow: 'application/json', maxBytes: 64 * 1024 },
+            validate: {
+                params: runParams,
+                payload: Joi.object({
+                    revision: Joi.string()
+                        .valid('latest')
+                        .description('"latest": execute the workflow\'s current revision instead of the run\'s')
+                        .messages({ 'any.only': 'revision must be "latest" (or leave it out to execute the run\'s own revision)' })
+                })
+                    .allow(null)
+                    .description('Optional')
+            },
             response: { status: { 202: enqueued } },
             plugins: { owner: { kind: 'run', param: 'runId' }, openapi: { status: 202, errors: [409] } }
         },
         handler: async (request, h) => {
-            const run = await services.runs.retry(accountIdOf(request), (request.params as { runId: string }).runId);
+            const body = request.payload as { revision?: 'latest' } | null;
+            const run = await services.runs.retry(accountIdOf(request), (request.params as { runId: string }).runId, { latest: body?.revision === 'latest' });
             return h.response(run).code(202);
         }
     },

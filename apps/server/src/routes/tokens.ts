@@ -55,7 +55,8 @@ export const tokenRoutes = (services: Services): ServerRoute[] => [
             validate: { payload: tokenInput },
             response: { status: { 201: created } },
             // A wrong `password` here is a password guess like a wrong log-in: it shares log-in's limit.
-            plugins: { rateLimit: { bucket: 'login' }, openapi: { status: 201, errors: [403, 409] } }
+            plugins: { rateLimit: { bucket: 'login' }, openapi: { status: 201, errors: [403, 409] } },
+            app: { freshSignIn: true }
         },
         handler: async (request, h) => {
             // A leaked token must not be able to outlive its own revocation by minting another.

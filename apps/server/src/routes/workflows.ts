@@ -3,6 +3,7 @@ import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
 import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
+import { ifMatchHeaders, ifMatchRevision, revisionTag } from '../http/if-match.js';
 import { PAGE_NOTES, pageQuery, pageResponse } from '../http/paging.js';
 import { explainPayloadErrors, formatBytes } from '../http/payload.js';
 import { withoutCredentials } from '../outbound.js';
@@ -51,9 +52,17 @@ const webhookUrl = Joi.string()
 const graphView = Joi.object({ nodes: Joi.array().required(), edges: Joi.array().required() });
 const hookUrl = Joi.string().description("The URL that starts a run (POST rows to it); shown only when made. Keep it secret: it needs no sign-in").optional();
 const created = Joi.object({ workflowId: Joi.string().required(), name: Joi.string().required(), createdAt: Joi.string().isoDate().required(), hookUrl });
-const listItem = Joi.object({ id: Joi.string().required(), name: Joi.string().required(), graph: graphView.required(), createdAt: Joi.string().isoDate().required(), ...scheduleView });
-const detail = listItem.keys({ updatedAt: Joi.string().isoDate().required(), webhookUrl: Joi.string().optional(), hookUrl });
-const paused = Joi.boolean().description("Pauses (true) or resumes (false) the workflow's schedule and hook; a resumed schedule starts at its next tick, with no backlog");
+const revision = Joi.number().integer().min(1).description('Current revision: 1 at creation, one more for each change of name or graph');
+const listItem = Joi.object({
+    id: Joi.string().required(),
+    name: Joi.string().required(),
+    graph: graphView.required(),
+    revision: revision.required(),
+    createdAt: Joi.string().isoDate().required(),
+    ...scheduleView
+});
+export const workflowDetail = listItem.keys({ updatedAt: Joi.string().isoDate().required(), webhookUrl: Joi.string().optional(), hookUrl });
+const paused = Joi.boolean().description("Pauses (true) or resumes (false) the workflow's schedule and hook; a resumed schedule starts at its next tick, with no backlog. Alone it makes no revision");
 
 const params = Joi.object({ workflowId: Joi.string().required() });
 
@@ -69,6 +78,7 @@ const toDetail = (workflow: SavedWorkflow, trigger: TriggerView | undefined) => 
     id: workflow.id,
     name: workflow.name,
     graph: workflow.graph,
+    revision: workflow.revision,
     createdAt: workflow.createdAt.toISOString(),
     updatedAt: workflow.updatedAt.toISOString(),
     // Credentials in the URL are used when posting, never shown back.
@@ -77,7 +87,8 @@ const toDetail = (workflow: SavedWorkflow, trigger: TriggerView | undefined) => 
     ...(workflow.hookUrl ? { hookUrl: workflow.hookUrl } : {})
 });
 
-const withTrigger = async (services: Services, workflow: SavedWorkflow) => toDetail(workflow, (await services.schedules.views([workflow])).get(workflow.id));
+/** The get shape: the workflow with its schedule and hook state (restore answers it too). */
+export const withTrigger = async (services: Services, workflow: SavedWorkflow) => toDetail(workflow, (await services.schedules.views([workflow])).get(workflow.id));
 
 export const workflowRoutes = (services: Services): ServerRoute[] => [
     {
@@ -116,7 +127,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         handler: async (request, h) => {
             const page = await services.workflows.list(accountIdOf(request), request.query as ListQuery);
             const triggers = await services.schedules.views(page.items);
-            const items = page.items.map((w) => ({ id: w.id, name: w.name, graph: w.graph, createdAt: w.createdAt.toISOString(), ...triggers.get(w.id) }));
+            const items = page.items.map((w) => ({ id: w.id, name: w.name, graph: w.graph, revision: w.revision, createdAt: w.createdAt.toISOString(), ...triggers.get(w.id) }));
             return pageResponse(h, request, { items, next: page.next });
         }
     },
@@ -126,31 +137,43 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'workflows'],
             description: 'One workflow',
-            validate: { params },
-            response: { status: { 200: detail } }
+            notes: 'ETag is "r<revision>": send it as If-Match with a PATCH to be refused (412) should the workflow change meanwhile.',
+            validate: {
+                params,
+                headers: Joi.object({ 'if-none-match': Joi.string().max(1000).description('The ETag of the last answer: 304 while the workflow is at that revision') }).unknown()
+            },
+            response: { status: { 200: workflowDetail } }
         },
-        handler: async (request) => withTrigger(services, await services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId))
+        handler: async (request, h) => {
+            const workflow = await services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
+            return h.response(await withTrigger(services, workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
+        }
     },
     {
         method: 'PATCH',
         path: '/api/workflows/{workflowId}',
         options: {
-            plugins: { owner: { kind: 'workflow', param: 'workflowId' } },
             tags: ['api', 'workflows'],
             description: 'Change a workflow’s name, graph or webhook, or pause and resume it',
-            notes: 'Keys left out keep their value. A new graph is validated like on create. Runs already enqueued keep the graph they were enqueued with.',
+            notes: 'Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither (webhookUrl, paused) makes none. With If-Match ("r<revision>", the ETag of GET), 412 when the workflow has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.',
             payload,
             validate: {
                 params,
+                headers: ifMatchHeaders,
                 payload: Joi.object({ name, graph, webhookUrl, paused })
                     .min(1)
                     .messages({ 'object.min': 'send at least one of name, graph, webhookUrl, paused' }),
                 options: { abortEarly: false }
             },
-            response: { status: { 200: detail } }
+            response: { status: { 200: workflowDetail } },
+            plugins: { owner: { kind: 'workflow', param: 'workflowId' }, openapi: { errors: [412] } }
         },
-        handler: async (request) =>
-            withTrigger(services, await services.workflows.update(accountIdOf(request), (request.params as { workflowId: string }).workflowId, request.payload as Partial<WorkflowInput>))
+        handler: async (request, h) => {
+            const { workflowId } = request.params as { workflowId: string };
+            const ifRevision = ifMatchRevision(request.headers['if-match'] as string | undefined);
+            const workflow = await services.workflows.update(accountIdOf(request), workflowId, request.payload as Partial<WorkflowInput>, ifRevision);
+            return h.response(await withTrigger(services, workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
+        }
     },
     {
         method: 'DELETE',

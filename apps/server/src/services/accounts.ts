@@ -23,7 +23,7 @@ export interface AccountsService extends SettingsService, SignUpService, Passwor
     logout(refreshToken: string): Promise<void>;
     me(accountId: string): Promise<AccountView>;
     /** When the session signed in, or null once it has ended. */
-    sessionSignedInAt(sessionId: string, accountId: string): Promise<Date | null>;
+    sessionSignedInAt(sessionId: string, accountId: string, fresh?: boolean): Promise<Date | null>;
     /**
      * For what a stolen access token must not do alone (create an API token, set a password): a
      * sign-in from the last RECENT_SIGN_IN_MS, or the account's password given again. 403 otherwise.
@@ -85,7 +85,7 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
     return {
         ...createSettingsService(ctx, now),
         ...createSignUpService(ctx, sessions, now),
-        ...createPasswordResetService(ctx, now),
+        ...createPasswordResetService(ctx, sessions, now),
 
         async login(email, password) {
             const account = await Store.findAccountByEmailKey(db, emailKey(email));
@@ -125,7 +125,7 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
             return { id: account.id, email: account.email, fullName: account.full_name, createdAt: account.created_at.toISOString() };
         },
 
-        sessionSignedInAt: (sessionId, accountId) => sessions.signedInAt(sessionId, accountId),
+        sessionSignedInAt: (sessionId, accountId, fresh) => sessions.signedInAt(sessionId, accountId, fresh),
 
         confirmRecentSignIn,
 
@@ -133,7 +133,7 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
             await confirmRecentSignIn(accountId, { signedInAt, password });
             const passwordHash = await hashPassword(newPassword);
             const at = now();
-            const change = await db.tx(async (tx) => {
+            const change = await sessions.ending(() => db.tx(async (tx) => {
                 await Store.updatePasswordHash(tx, accountId, passwordHash, at);
                 const ended = await Store.revokeAccountRefreshTokens(tx, accountId, at, sessionId);
                 // A statement of its own, after the sessions ended: it sees a token whose insert held
@@ -144,7 +144,7 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
                     'password set: every other session signed out, with the API tokens they made'
                 );
                 return { revokedApiTokens: revoked.map(toApiTokenView), apiTokens: (await listApiTokens(tx, accountId)).map(toApiTokenView) };
-            });
+            }));
             return change;
         }
     };

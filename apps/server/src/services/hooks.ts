@@ -70,6 +70,10 @@ export const createHooksService = (ctx: Context, uploads: UploadsService): Hooks
             ctx.queue.announce(row.job_id, DRAIN_JOB);
         }
 
+        if (row.held) {
+            ctx.queue.wakes.wake(owner.workflowId);
+        }
+
         ctx.log.info({ workflowId: owner.workflowId, hookHash: owner.hookHash.slice(0, 16), runId, uploadId }, 'run started by its hook');
         return { runId, status: 'PENDING' };
     }

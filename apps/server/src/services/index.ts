@@ -6,8 +6,10 @@ import { createHooksService, type HooksService } from './hooks.js';
 import { createIdempotencyService, type IdempotencyService } from './idempotency.js';
 import { createOwnershipService, type OwnershipService } from './ownership.js';
 import { createPreviewService, type PreviewService } from './preview.js';
+import { createRevisionsService, type RevisionsService } from './revisions.js';
 import { createRunsService, type RunsService } from './runs.js';
 import { createSchedulesService, type SchedulesService } from './schedules.js';
+import { createSuppressionsService, type SuppressionsService } from './suppressions.js';
 import { createUploadsService, type UploadsService } from './uploads.js';
 import { createWorkflowsService, type WorkflowsService } from './workflows.js';
 import { runDeps } from '../worker/deps.js';
@@ -21,8 +23,10 @@ export type Services = {
     idempotency: IdempotencyService;
     ownership: OwnershipService;
     preview: PreviewService;
+    revisions: RevisionsService;
     runs: RunsService;
     schedules: SchedulesService;
+    suppressions: SuppressionsService;
     uploads: UploadsService;
     workflows: WorkflowsService;
 };
@@ -40,9 +44,11 @@ export const createServices = (ctx: Context): Services => {
         hooks: createHooksService(ctx, uploads),
         idempotency: createIdempotencyService(ctx),
         ownership: createOwnershipService(ctx),
+        revisions: createRevisionsService(ctx, workflows),
         // A page of a DATA_SOURCE's or FILTER's output is read again from its rows.
         runs: createRunsService(ctx, { uploads, google }),
         schedules,
+        suppressions: createSuppressionsService(ctx),
         uploads,
         workflows
     };

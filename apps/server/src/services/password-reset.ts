@@ -6,6 +6,7 @@ import * as Store from '../store/accounts.js';
 import { deleteAccountApiTokens } from '../store/api-tokens.js';
 import { hashOtp, newOtpCode, OTP_MAX_ATTEMPTS, OTP_RESEND_COOLDOWN_MS, OTP_TTL_MS, otpMatches, resetCodeMail } from './otp.js';
 import { hashPassword } from './passwords.js';
+import type { Sessions } from './sessions.js';
 import { emailKey } from './sign-up.js';
 
 const FORGOT_MESSAGE =
@@ -18,7 +19,7 @@ export interface PasswordResetService {
     resetPassword(input: { email: string; otp: string; newPassword: string }): Promise<void>;
 }
 
-export const createPasswordResetService = (ctx: Context, now: () => Date): PasswordResetService => {
+export const createPasswordResetService = (ctx: Context, sessions: Pick<Sessions, 'ending'>, now: () => Date): PasswordResetService => {
     const { db, log } = ctx;
     const jwtSecret = ctx.secrets.jwtSecret;
 
@@ -58,7 +59,7 @@ export const createPasswordResetService = (ctx: Context, now: () => Date): Passw
                 throw Boom.badRequest(WRONG_CODE);
             }
 
-            const done = await db.tx(async (tx) => {
+            const done = await sessions.ending(() => db.tx(async (tx) => {
                 if (!(await Store.takeCode(tx, code.id))) {
                     return false;
                 }
@@ -74,7 +75,7 @@ export const createPasswordResetService = (ctx: Context, now: () => Date): Passw
                     'password reset: every session signed out, every API token revoked'
                 );
                 return true;
-            });
+            }));
             if (!done) {
                 throw Boom.badRequest(WRONG_CODE);
             }

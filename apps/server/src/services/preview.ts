@@ -2,12 +2,15 @@ import Boom from '@hapi/boom';
 import {
     type AiData,
     type DataSourceData,
+    type DeliveryKey,
     type FilterData,
     type Graph,
     type GraphNode,
+    type MailMessage,
     type NodeState,
     type OutputData,
     type Ports,
+    type SuppressionCandidate,
     executeRun,
     planGraph
 } from '@flowctl/engine';
@@ -50,6 +53,8 @@ export interface PreviewEmail {
     to: string;
     subject: string;
     text: string;
+    /** The HTML part, when the OUTPUT node has `html`. */
+    html?: string;
     suppressed: boolean;
 }
 
@@ -79,13 +84,6 @@ const tooMany = (message: string, seconds: number): Boom.Boom => {
 };
 
 const isNotFound = (err: unknown): boolean => (err as { output?: { statusCode?: number } })?.output?.statusCode === 404;
-
-/**
- * Whether a recipient is on the account's suppression list. Suppression lists do not exist yet (their
- * own issue): this is where their lookup plugs in, so that a preview shows and counts an address a
- * run would not mail. The run's sendMail gets the same check at send time.
- */
-const isSuppressed = async (_accountId: string, _address: string): Promise<boolean> => false;
 
 const words = (text: unknown): string => (typeof text === 'string' ? text : '');
 const mentions = (text: string, name: string): boolean => new RegExp(`(^|[^A-Za-z0-9_$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9_$])`).test(text);
@@ -181,6 +179,17 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
 
         const emails: PreviewEmail[] = [];
         const suppressedBy = new Map<string, number>();
+        const consent = deps.run.consent;
+        const shown = (message: MailMessage, key: DeliveryKey, suppressed: boolean): PreviewEmail => ({
+            nodeId: key.nodeId,
+            index: key.index,
+            from: ctx.config.mailFrom,
+            to: message.to,
+            subject: message.subject,
+            text: message.body,
+            ...(message.html === undefined ? {} : { html: message.html }),
+            suppressed
+        });
         let settings: Promise<AiEndpoint> | null = null;
         let recorded: Promise<Map<string, PreviewReplyRecord>> | null = null;
         const limiters = new Map<string, AiLimiter>();
@@ -259,17 +268,29 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
             aiConcurrency: ctx.config.aiConcurrency,
 
             // Nothing is sent: the first `limit` e-mails are kept as they are, every other one is only counted.
-            // A suppressed address is neither sent nor counted as sent, as in a run.
             async sendMail(message, key) {
-                const suppressed = await isSuppressed(accountId, message.to);
                 if (key.index < limit) {
-                    emails.push({ nodeId: key.nodeId, index: key.index, from: ctx.config.mailFrom, to: message.to, subject: message.subject, text: message.body, suppressed });
+                    emails.push(shown(message, key, false));
+                }
+            },
+
+            // The suppression list as a run checks it (the engine asks per chunk of elements): a
+            // suppressed address is shown as such, neither sent nor counted as to send.
+            ...(consent
+                ? {
+                      async suppressed(_nodeId: string, elements: SuppressionCandidate[]) {
+                          const listed = await consent.suppressedAmong(accountId, [...new Set(elements.map((e) => e.address))]);
+                          return new Set(elements.filter((e) => listed.has(e.address)).map((e) => e.index));
+                      },
+                      unsubscribeUrl: (to: string) => consent.unsubscribeUrl(accountId, workflowId, to)
+                  }
+                : {}),
+            onSuppressed(message, key) {
+                if (key.index < limit) {
+                    emails.push(shown(message, key, true));
                 }
 
-                if (suppressed) {
-                    suppressedBy.set(key.nodeId, (suppressedBy.get(key.nodeId) ?? 0) + 1);
-                    return false;
-                }
+                suppressedBy.set(key.nodeId, (suppressedBy.get(key.nodeId) ?? 0) + 1);
             },
 
             // One at a time: e-mails come out in element order, and nothing waits on a server.
@@ -345,7 +366,7 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
                 let sent = 0;
                 for (const email of preview.emails.filter((e) => !e.suppressed)) {
                     try {
-                        await ctx.mailer.send({ to: me.email, subject: `${TEST_SUBJECT_PREFIX}${email.subject}`, text: email.text });
+                        await ctx.mailer.send({ to: me.email, subject: `${TEST_SUBJECT_PREFIX}${email.subject}`, text: email.text, html: email.html });
                     } catch (err) {
                         throw Boom.badGateway(`The test e-mails could not be sent (${sent} of ${preview.emails.length} went): ${(err as Error).message}`);
                     }

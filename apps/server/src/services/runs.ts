@@ -34,6 +34,8 @@ export interface NodeView {
 export interface RunDetail {
     runId: string;
     workflowId: string;
+    /** The workflow revision the run executes. */
+    revision: number;
     status: RunStatus;
     createdAt: string;
     enqueuedAt: string;
@@ -71,6 +73,7 @@ export interface EnqueuedRun {
 export interface RunListEntry {
     runId: string;
     workflowId: string;
+    revision: number;
     status: RunStatus;
     createdAt: string;
     trigger: RunTrigger;
@@ -113,9 +116,10 @@ export interface RunsService {
      * Enqueues a retry of a finished run: one that executes its graph snapshot again, reusing its
      * recorded model replies and sending only what no run of its chain sent, when it stopped before
      * its computing nodes all succeeded (or was given up); otherwise one that sends again, as
-     * rendered then, the e-mails the mail server refused.
+     * rendered then, the e-mails the mail server refused. It executes the run's revision, or with
+     * `latest` the workflow's current one.
      */
-    retry(accountId: string, runId: string): Promise<EnqueuedRun>;
+    retry(accountId: string, runId: string, options?: { latest?: boolean }): Promise<EnqueuedRun>;
     webhookSecret(accountId: string, workflowId: string, rotate: boolean): Promise<string>;
 }
 
@@ -179,6 +183,7 @@ export const toRunDetail = (row: Store.RunRow): RunDetail => {
     return {
         runId: row.id,
         workflowId: row.workflow_id,
+        revision: row.revision,
         status: row.status as RunStatus,
         createdAt,
         enqueuedAt: createdAt,
@@ -222,6 +227,10 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
 
             if (row.job_id) {
                 ctx.queue.announce(row.job_id, DRAIN_JOB);
+            }
+
+            if (row.held) {
+                ctx.queue.wakes.wake(workflowId);
             }
 
             return { runId, status: 'PENDING', workflowId, triggeredAt: row.created_at.toISOString() };
@@ -285,6 +294,7 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
                 runs: page.map((row) => ({
                     runId: row.id as string,
                     workflowId: row.workflow_id,
+                    revision: row.revision as number,
                     status: row.status as RunStatus,
                     createdAt: (row.created_at as Date).toISOString(),
                     trigger: triggerOf(row)
@@ -320,7 +330,7 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
             return { run: await get(accountId, runId), stopping: previous === 'RUNNING' };
         },
 
-        async retry(accountId, runId) {
+        async retry(accountId, runId, options = {}) {
             const source = await Store.getRun(db, accountId, runId);
             if (!source) {
                 throw runNotFound(runId);
@@ -338,13 +348,17 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
             }
 
             const retryId = newId('run');
-            const row = await Store.enqueueRetryRun(db, retryId, accountId, runId, rederive);
+            const row = await Store.enqueueRetryRun(db, retryId, accountId, runId, rederive, options.latest === true);
             if (!row) {
                 throw runNotFound(runId);
             }
 
             if (row.job_id) {
                 ctx.queue.announce(row.job_id, DRAIN_JOB);
+            }
+
+            if (row.held) {
+                ctx.queue.wakes.wake(row.workflow_id);
             }
 
             return { runId: retryId, status: 'PENDING', workflowId: row.workflow_id, triggeredAt: row.created_at.toISOString() };

@@ -35,13 +35,19 @@ export interface Sessions {
     refresh(refreshToken: string): Promise<Tokens>;
     /** Signs out the session the token belongs to; unknown or already revoked tokens are no error. */
     logout(refreshToken: string): Promise<void>;
-    /** When the session was signed in, or null when it has ended: checked on every request. */
-    signedInAt(sessionId: string, accountId: string): Promise<Date | null>;
+    /**
+     * When the session was signed in, or null when it has ended: checked on every request. `fresh`
+     * asks the store even where live sessions are remembered (session-cache.ts).
+     */
+    signedInAt(sessionId: string, accountId: string, fresh?: boolean): Promise<Date | null>;
+    /** Runs a write that may end sessions: none of them is taken for live afterwards (session-cache.ts). */
+    ending<T>(end: () => Promise<T>): Promise<T>;
 }
 
 export const createSessions = (ctx: Context, now: () => Date): Sessions => {
     const { db, log } = ctx;
     const { jwtSecret, encryptionKey } = ctx.secrets;
+    const cache = ctx.sessions;
 
     const start: Sessions['start'] = async (q, accountId, at) => {
         const refreshToken = newRefreshToken();
@@ -114,10 +120,9 @@ export const createSessions = (ctx: Context, now: () => Date): Sessions => {
                 // Whoever used the copy could have made personal API tokens with the session: they
                 // would outlive it, so they go with it (as when a password change ends a session).
                 const reused = row;
-                const [revoked, apiTokens] = await db.tx(async (tx) => [
-                    await Store.revokeRefreshFamily(tx, reused.family_id, at),
-                    await deleteSessionsApiTokens(tx, reused.account_id, [reused.family_id])
-                ]);
+                const [revoked, apiTokens] = await cache.ending(() =>
+                    db.tx(async (tx) => [await Store.revokeRefreshFamily(tx, reused.family_id, at), await deleteSessionsApiTokens(tx, reused.account_id, [reused.family_id])])
+                );
                 log.warn({ accountId: row.account_id, familyId: row.family_id, revoked, apiTokensRevoked: apiTokens.length }, 'refresh token reused: its family is revoked');
                 throw Boom.unauthorized(`This refresh token was already used (each one works once), so this session has been signed out for safety: ${LOG_IN_AGAIN}`);
             }
@@ -136,12 +141,13 @@ export const createSessions = (ctx: Context, now: () => Date): Sessions => {
         async logout(refreshToken) {
             const row = await Store.findRefreshToken(db, hashRefreshToken(refreshToken));
             if (row && !row.revoked_at) {
-                await Store.revokeRefreshFamily(db, row.family_id, now());
+                await cache.ending(() => Store.revokeRefreshFamily(db, row.family_id, now()));
             }
         },
 
-        async signedInAt(sessionId, accountId) {
-            return (await liveSession(db, sessionId, accountId))?.signed_in_at ?? null;
-        }
+        signedInAt: (sessionId, accountId, fresh = false) =>
+            cache.signedInAt(sessionId, accountId, fresh, async () => (await liveSession(db, sessionId, accountId))?.signed_in_at ?? null),
+
+        ending: (end) => cache.ending(end)
     };
 };

@@ -35,7 +35,11 @@ export interface WorkflowsService {
     list(accountId: string, query: ListQuery): Promise<ListPage<WorkflowRecord>>;
     /** The stored workflow; 404 when unknown or another account's. For the run worker too. */
     getWorkflow(accountId: string, workflowId: string): Promise<WorkflowRecord>;
-    update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>): Promise<SavedWorkflow>;
+    /**
+     * A change of name or graph makes the next revision; pausing alone makes none. `ifRevision` (from
+     * If-Match): 412 unless it is still the current revision, checked by the statement that writes.
+     */
+    update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>, ifRevision?: number): Promise<SavedWorkflow>;
     /** Checks a graph as create does (400 with every problem); for a preview of an unsaved edit. */
     check(accountId: string, graph: unknown): Promise<Graph>;
     /**
@@ -50,6 +54,17 @@ export const DELETE_WAIT_MS = 5_000;
 const DELETE_POLL_MS = 50;
 
 const notFound = (workflowId: string): Boom.Boom => Boom.notFound(`Workflow '${workflowId}' not found`);
+
+/** 412, saying which revision is current and how to see what changed; `expected` 0: a tag that is no revision. */
+const staleRevision = (workflowId: string, expected: number, current: number): Boom.Boom => {
+    const error = Boom.preconditionFailed(
+        expected === 0
+            ? `Workflow '${workflowId}' is at revision ${current}, and If-Match names none of its revisions: send the ETag of GET /api/workflows/${workflowId} ("r${current}")`
+            : `Workflow '${workflowId}' is at revision ${current}, not ${expected} (If-Match: "r${expected}"): it was changed since you read it. See what changed with GET /api/workflows/${workflowId}/revisions, then send your change again with If-Match: "r${current}"`
+    );
+    Object.assign(error.output.payload, { revision: current });
+    return error;
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -138,7 +153,7 @@ export const createWorkflowsService = (ctx: Context, schedules: SchedulesService
 
             return workflow;
         },
-        async update(accountId, workflowId, input) {
+        async update(accountId, workflowId, input, ifRevision) {
             const changes: WorkflowChanges = {};
             if (input.name !== undefined) {
                 changes.name = input.name;
@@ -158,10 +173,18 @@ export const createWorkflowsService = (ctx: Context, schedules: SchedulesService
                 changes.webhookUrl = input.webhookUrl;
             }
 
-            // Only pausing changes nothing of the workflow itself.
-            const workflow = Object.keys(changes).length > 0 ? await workflows.update(accountId, workflowId, changes) : await workflows.find(accountId, workflowId);
+            // Only pausing changes nothing of the workflow itself: its revision is only checked.
+            const workflow =
+                Object.keys(changes).length > 0
+                    ? await workflows.update(accountId, workflowId, changes, ifRevision)
+                    : await workflows.find(accountId, workflowId).then((found) => (found && (ifRevision === undefined || found.revision === ifRevision) ? found : null));
             if (!workflow) {
-                throw notFound(workflowId);
+                const current = ifRevision === undefined ? null : await workflows.find(accountId, workflowId);
+                if (!current) {
+                    throw notFound(workflowId);
+                }
+
+                throw staleRevision(workflowId, ifRevision as number, current.revision);
             }
 
             const { hookUrl } = changes.graph ? await schedules.sync(workflowId, changes.graph) : { hookUrl: null };

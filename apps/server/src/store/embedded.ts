@@ -10,6 +10,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions, PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 import { removeGroupAndOtherAccess } from '../data-dir.js';
+import { batchMessages } from './embedded-batch.js';
 import { socketPair } from './socket-pair.js';
 
 export interface EmbeddedPostgres {
@@ -119,6 +120,7 @@ export const startEmbedded = async (dataDir: string): Promise<EmbeddedPostgres> 
             handler.addEventListener('close', () => handlers.delete(handler));
             handler.addEventListener('error', () => handlers.delete(handler));
             void handler.attach(server as unknown as Socket);
+            batchMessages(handler);
             return client;
         },
         async stop() {

@@ -78,11 +78,11 @@ export const retrySource = (db: Queryable, runId: string): Promise<RetrySource |
          SELECT r.given_up,
                 r.given_up OR (r.status IN ('FAILED', 'CANCELLED') AND EXISTS (
                     SELECT 1
-                    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(r.graph -> 'nodes') = 'array' THEN r.graph -> 'nodes' ELSE '[]'::jsonb END) AS g(node)
+                    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.graph -> 'nodes') = 'array' THEN v.graph -> 'nodes' ELSE '[]'::jsonb END) AS g(node)
                     LEFT JOIN run_nodes s ON s.run_id = r.id AND s.node_id = g.node ->> 'id'
                     WHERE g.node ->> 'type' IS DISTINCT FROM 'OUTPUT' AND s.status IS DISTINCT FROM 'SUCCESS')) AS rederive,
                 (SELECT id FROM chain ORDER BY depth DESC LIMIT 1) AS origin_run_id
-         FROM runs r WHERE r.id = $1`,
+         FROM runs r JOIN workflow_revisions v ON v.workflow_id = r.workflow_id AND v.revision = r.revision WHERE r.id = $1`,
         [runId]
     );
 

@@ -57,19 +57,30 @@ export interface Renewal {
 
 /**
  * Extends the lease and, in the same round trip, reads whether the current run should stop. With
- * `vitals`, the same write records them (the heartbeat's); without, the last ones stay.
+ * `vitals`, the same write records them (the heartbeat's); without, the last ones stay. With `job`,
+ * the same statement keeps the drain job's lock (what Agenda's job.touch() writes: its locked_at),
+ * so a heartbeat is one statement.
  */
-export const renewLease = async (db: Queryable, workflowId: string, token: string, ttlMs: number, runId: string | null, vitals: Vitals | null = null): Promise<Renewal> => {
+export const renewLease = async (
+    db: Queryable,
+    workflowId: string,
+    token: string,
+    ttlMs: number,
+    runId: string | null,
+    vitals: Vitals | null = null,
+    job: { id: string; lockedAt: Date } | null = null
+): Promise<Renewal> => {
     const row = await preparedOne<{ held: boolean; cancel_requested: boolean | null }>(
         db,
         'flowctl_leases_renewLease',
         `WITH l AS (
              UPDATE workflow_leases SET expires_at = now() + $3 * interval '1 millisecond', vitals = COALESCE($5::jsonb, vitals)
              WHERE workflow_id = $1 AND token = $2 RETURNING 1
-         )
+         ),
+         touched AS (UPDATE agenda_jobs SET locked_at = $7 WHERE id = $6::uuid)
          SELECT EXISTS (SELECT 1 FROM l) AS held,
                 (SELECT cancel_requested_at IS NOT NULL FROM runs WHERE id = $4) AS cancel_requested`,
-        [workflowId, token, ttlMs, runId, vitals ? JSON.stringify(vitals) : null]
+        [workflowId, token, ttlMs, runId, vitals ? JSON.stringify(vitals) : null, job?.id ?? null, job?.lockedAt ?? null]
     );
     return { held: row?.held ?? false, cancelRequested: row?.cancel_requested ?? false };
 };

@@ -6,6 +6,10 @@ import { prepared, preparedOne } from './prepared.js';
 
 export const DRAIN_JOB = 'drain-workflow';
 export const WEBHOOK_JOB = 'deliver-webhook';
+/** Not a job: the notification, on the job channel, that wakes the drain holding a workflow (worker/drain-wakes.ts). */
+export const DRAIN_WAKE = 'wake-drain';
+/** The LISTEN/NOTIFY channel of job announcements on PostgreSQL (worker/queue.ts). */
+export const JOB_CHANNEL = 'flowctl_jobs';
 
 /**
  * CTEs `held`, `waiting` and `job`: adds a drain job for the workflow in parameter `wf` unless one is

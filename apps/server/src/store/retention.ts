@@ -3,6 +3,7 @@ import { prepared } from './prepared.js';
 
 // Finished runs are kept RUN_RETENTION_DAYS after they ended; their node states and delivery records
 // go with them (ON DELETE CASCADE). Deleted in batches, so that no statement holds locks for long.
+// A workflow revision is kept while a run names it, and the newest KEPT_REVISIONS always.
 
 const BATCH = 1000;
 
@@ -26,4 +27,25 @@ export const deleteExpiredRuns = async (db: Queryable, days: number): Promise<nu
             return deleted;
         }
     }
+};
+
+/** Revisions every workflow keeps, used or not: its newest ones (the current one among them). */
+export const KEPT_REVISIONS = 100;
+
+/**
+ * Deletes the revisions past each workflow's newest KEPT_REVISIONS that no run names any more (runs
+ * are deleted by deleteExpiredRuns first, so a revision lives as long as its runs). Returns how many.
+ */
+export const deleteUnusedRevisions = async (db: Queryable): Promise<number> => {
+    const rows = await prepared<{ revision: number }>(
+        db,
+        'flowctl_revisions_deleteUnused',
+        `DELETE FROM workflow_revisions v
+         USING workflows w
+         WHERE w.id = v.workflow_id AND v.revision <= w.revision - $1
+           AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.workflow_id = v.workflow_id AND r.revision = v.revision)
+         RETURNING v.revision`,
+        [KEPT_REVISIONS]
+    );
+    return rows.length;
 };

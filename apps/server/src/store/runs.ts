@@ -2,39 +2,61 @@ import type { RunResult } from '@flowctl/engine';
 
 import type { Queryable } from './db.js';
 import { prepared, preparedOne } from './prepared.js';
-import { drainJobCtes, WEBHOOK_JOB } from './queue.js';
+import { DRAIN_WAKE, drainJobCtes, JOB_CHANNEL, WEBHOOK_JOB } from './queue.js';
 
 // Runs and their node states. Every write a worker makes is fenced by its lease token: a worker
 // whose lease was taken over changes nothing.
+
+/** The graph of the revision run `r` executes. */
+export const REVISION_GRAPH = (r: string) => `(SELECT v.graph FROM workflow_revisions v WHERE v.workflow_id = ${r}.workflow_id AND v.revision = ${r}.revision)`;
 
 const FENCE = (wf: string, token: string) => `EXISTS (SELECT 1 FROM workflow_leases WHERE workflow_id = ${wf} AND token = ${token})`;
 
 export interface EnqueuedRow {
     created_at: Date;
+    /** The workflow revision the run executes. */
+    revision: number;
     /** The drain job to announce to the workers, if one was added or is waiting. */
     job_id: string | null;
+    /** A drain holds the workflow's lease: it is woken (worker/drain-wakes.ts) instead of a job being added. */
+    held: boolean;
 }
 
 /**
- * Inserts a PENDING run with a snapshot of the workflow's graph and, in the same statement, a drain
- * job when the workflow needs one. Null when the workflow does not exist or is another account's.
+ * CTE `wake`: when the statement's run was inserted while a drain holds the workflow's lease (CTE
+ * `held`), notifies the job channel so that the drain, in whichever process, claims it without
+ * lingering to the end (worker/drain-wakes.ts). Part of the enqueue's own statement: no round trip.
+ * Every statement that inserts a run uses it (scheduled and hook runs too: store/schedules.ts).
+ */
+export const WAKE = (wf: string) => `
+    wake AS (
+        SELECT pg_notify('${JOB_CHANNEL}', json_build_object('jobId', ${wf}::text, 'jobName', '${DRAIN_WAKE}', 'nextRunAt', NULL,
+                                                   'priority', 0, 'timestamp', now())::text)
+        WHERE EXISTS (SELECT 1 FROM held) AND EXISTS (SELECT 1 FROM run)
+    )`;
+
+/**
+ * Inserts a PENDING run of the workflow's current revision and, in the same statement, a drain job
+ * when the workflow needs one. Null when the workflow does not exist or is another account's.
  */
 export const enqueueRun = (db: Queryable, runId: string, accountId: string, workflowId: string): Promise<EnqueuedRow | null> =>
     preparedOne<EnqueuedRow>(
         db,
         'flowctl_runs_enqueueRun',
         `WITH run AS (
-             INSERT INTO runs (id, account_id, workflow_id, graph, status)
-             SELECT $1, w.account_id, w.id, w.graph, 'PENDING' FROM workflows w WHERE w.id = $2 AND w.account_id = $3
-             RETURNING created_at
-         ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}
-         SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
+             INSERT INTO runs (id, account_id, workflow_id, revision, status)
+             SELECT $1, w.account_id, w.id, w.revision, 'PENDING' FROM workflows w WHERE w.id = $2 AND w.account_id = $3
+             RETURNING created_at, revision
+         ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2')}
+         SELECT run.created_at, run.revision, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
+                EXISTS (SELECT 1 FROM wake) AS held
+         FROM run`,
         [runId, workflowId, accountId]
     );
 
 /**
- * Inserts a PENDING retry run of `sourceRunId` (same workflow, same graph snapshot) and its drain job,
- * like enqueueRun. Null when the source run does not exist or is another account's. With
+ * Inserts a PENDING retry run of `sourceRunId` (same workflow, same revision, or the workflow's
+ * current one with `latest`) and its drain job, like enqueueRun. Null when the source run does not exist or is another account's. With
  * `withReplies` (a retry that executes the graph again), the language-model replies recorded for the
  * source run become the retry's own, so it asks only for the others; they count no calls or tokens
  * for the retry, which did not pay for them.
@@ -44,23 +66,27 @@ export const enqueueRetryRun = (
     runId: string,
     accountId: string,
     sourceRunId: string,
-    withReplies: boolean
+    withReplies: boolean,
+    latest = false
 ): Promise<(EnqueuedRow & { workflow_id: string }) | null> =>
     preparedOne<EnqueuedRow & { workflow_id: string }>(
         db,
         'flowctl_runs_enqueueRetryRun',
         `WITH source AS (SELECT workflow_id FROM runs WHERE id = $2 AND account_id = $3),
          run AS (
-             INSERT INTO runs (id, account_id, workflow_id, graph, status, retry_of, trigger_upload_id)
-             SELECT $1, s.account_id, s.workflow_id, s.graph, 'PENDING', s.id, s.trigger_upload_id FROM runs s WHERE s.id = $2 AND s.account_id = $3
-             RETURNING created_at, workflow_id
+             INSERT INTO runs (id, account_id, workflow_id, revision, status, retry_of, trigger_upload_id)
+             SELECT $1, s.account_id, s.workflow_id, CASE WHEN $5::boolean THEN w.revision ELSE s.revision END, 'PENDING', s.id, s.trigger_upload_id
+             FROM runs s JOIN workflows w ON w.id = s.workflow_id WHERE s.id = $2 AND s.account_id = $3
+             RETURNING created_at, workflow_id, revision
          ), replies AS (
              INSERT INTO ai_replies (run_id, node_id, element_index, request_hash, reply, calls, prompt_tokens, completion_tokens)
              SELECT $1, a.node_id, a.element_index, a.request_hash, a.reply, 0, 0, 0
              FROM ai_replies a WHERE a.run_id = $2 AND $4::boolean AND EXISTS (SELECT 1 FROM run)
-         ), ${drainJobCtes('(SELECT workflow_id FROM source)', 'EXISTS (SELECT 1 FROM run)')}
-         SELECT run.created_at, run.workflow_id, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
-        [runId, sourceRunId, accountId, withReplies]
+         ), ${drainJobCtes('(SELECT workflow_id FROM source)', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('(SELECT workflow_id FROM source)')}
+         SELECT run.created_at, run.workflow_id, run.revision, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
+                EXISTS (SELECT 1 FROM wake) AS held
+         FROM run`,
+        [runId, sourceRunId, accountId, withReplies, latest]
     );
 
 export interface ClaimedRunRow {
@@ -101,7 +127,7 @@ const NEXT = (wf: string, exclude: string, when: string) => `
             takeovers = r.takeovers + CASE WHEN next.status = 'RUNNING' AND NOT r.handed_back THEN 1 ELSE 0 END,
             handed_back = FALSE
         FROM next WHERE r.id = next.id
-        RETURNING r.id, r.account_id, r.workflow_id, r.graph, r.cancel_requested_at, r.takeovers, r.created_at, r.started_at,
+        RETURNING r.id, r.account_id, r.workflow_id, ${REVISION_GRAPH('r')} AS graph, r.cancel_requested_at, r.takeovers, r.created_at, r.started_at,
                   next.status AS previous_status, next.handed_back, r.retry_of, r.trigger_upload_id
     )`;
 
@@ -224,14 +250,14 @@ export const handBackRun = async (db: Queryable, runId: string, workflowId: stri
     );
 };
 
-/** Runs of the account not yet finished whose graph snapshot reads the upload, oldest first. */
+/** Runs of the account not yet finished whose revision reads the upload, oldest first. */
 export const unfinishedRunsReadingUpload = (db: Queryable, accountId: string, uploadId: string): Promise<{ id: string; workflow_id: string }[]> =>
     prepared<{ id: string; workflow_id: string }>(
         db,
         'flowctl_runs_readingUpload',
-        `SELECT id, workflow_id FROM runs
-         WHERE account_id = $1 AND status IN ('PENDING', 'RUNNING') AND graph->'nodes' @> $2::jsonb
-         ORDER BY created_at, seq`,
+        `SELECT r.id, r.workflow_id FROM runs r JOIN workflow_revisions v ON v.workflow_id = r.workflow_id AND v.revision = r.revision
+         WHERE r.account_id = $1 AND r.status IN ('PENDING', 'RUNNING') AND v.graph->'nodes' @> $2::jsonb
+         ORDER BY r.created_at, r.seq`,
         [accountId, JSON.stringify([{ data: { uploadId } }])]
     );
 
@@ -240,6 +266,7 @@ export interface RunRow {
     workflow_id: string;
     status: string;
     graph: { nodes?: { id: string; type: string }[] };
+    revision: number;
     created_at: Date;
     started_at: Date | null;
     completed_at: Date | null;
@@ -258,7 +285,7 @@ export const getRun = (db: Queryable, accountId: string, runId: string): Promise
     preparedOne<RunRow>(
         db,
         'flowctl_runs_getRun',
-        `SELECT r.id, r.workflow_id, r.status, r.graph, r.created_at, r.started_at, r.completed_at,
+        `SELECT r.id, r.workflow_id, r.status, ${REVISION_GRAPH('r')} AS graph, r.revision, r.created_at, r.started_at, r.completed_at,
                 r.cancel_requested_at, r.result, r.error, r.retry_of, r.trigger_type, r.scheduled_for,
                 (SELECT jsonb_agg(jsonb_build_object('node_id', n.node_id, 'status', n.status, 'error', n.error,
                         'started_at', n.started_at, 'completed_at', n.completed_at, 'summary', n.summary))
@@ -271,6 +298,7 @@ export interface RunListRow {
     workflow_id: string;
     id: string | null;
     status: string | null;
+    revision: number | null;
     created_at: Date | null;
     seq: number | null;
     retry_of: string | null;
@@ -292,9 +320,9 @@ export const listRuns = (
     return prepared<RunListRow>(
         db,
         `flowctl_runs_listRuns_${page.order}`,
-        `SELECT w.id AS workflow_id, r.id, r.status, r.created_at, r.seq, r.retry_of, r.trigger_type, r.scheduled_for
+        `SELECT w.id AS workflow_id, r.id, r.status, r.revision, r.created_at, r.seq, r.retry_of, r.trigger_type, r.scheduled_for
          FROM workflows w LEFT JOIN LATERAL (
-             SELECT id, status, created_at, seq, retry_of, trigger_type, scheduled_for FROM runs
+             SELECT id, status, revision, created_at, seq, retry_of, trigger_type, scheduled_for FROM runs
              WHERE workflow_id = w.id
                AND ($3::bigint IS NULL OR (created_at, seq) ${cmp} (SELECT created_at, seq FROM runs WHERE seq = $3))
              ORDER BY created_at ${dir}, seq ${dir}

@@ -1,6 +1,7 @@
 import type { Queryable } from './db.js';
 import { prepared, preparedOne } from './prepared.js';
 import { drainJobCtes } from './queue.js';
+import { WAKE } from './runs.js';
 
 // How workflows start by themselves: a schedule's state and a hook's hash (workflow_triggers), and the
 // one statement that turns a tick into a run. Every process runs the tick loop; the statement makes
@@ -98,6 +99,8 @@ export interface TickOutcome {
     /** The run inserted for the tick; null when skipped (a run of the workflow was PENDING or RUNNING). */
     created_at: Date | null;
     job_id: string | null;
+    /** A drain holds the workflow's lease: it was woken (worker/drain-wakes.ts) instead of a job being added. */
+    held: boolean;
 }
 
 /**
@@ -119,14 +122,15 @@ export const takeTick = (db: Queryable, workflowId: string, due: Date, tick: Dat
              WHERE t.workflow_id = $1 AND t.next_run_at = $2 AND NOT t.paused
              RETURNING t.workflow_id
          ), run AS (
-             INSERT INTO runs (id, account_id, workflow_id, graph, status, trigger_type, scheduled_for)
-             SELECT $5, w.account_id, w.id, w.graph, 'PENDING', 'schedule', $3 FROM workflows w
+             INSERT INTO runs (id, account_id, workflow_id, revision, status, trigger_type, scheduled_for)
+             SELECT $5, w.account_id, w.id, w.revision, 'PENDING', 'schedule', $3 FROM workflows w
              WHERE w.id = $1 AND $3::timestamptz IS NOT NULL AND EXISTS (SELECT 1 FROM moved) AND NOT (SELECT busy FROM busy)
              ON CONFLICT (workflow_id, scheduled_for) DO NOTHING
              RETURNING created_at
-         ), ${drainJobCtes('$1::text', 'EXISTS (SELECT 1 FROM run)')}
+         ), ${drainJobCtes('$1::text', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$1::text')}
          SELECT EXISTS (SELECT 1 FROM moved) AS handled, (SELECT created_at FROM run) AS created_at,
-                CASE WHEN EXISTS (SELECT 1 FROM run) THEN COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text END AS job_id`,
+                CASE WHEN EXISTS (SELECT 1 FROM run) THEN COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text END AS job_id,
+                EXISTS (SELECT 1 FROM wake) AS held`,
         [workflowId, due, tick, next, runId, missed]
     );
 
@@ -151,16 +155,26 @@ export const replaceHook = async (db: Queryable, accountId: string, workflowId: 
     return rows.length > 0;
 };
 
-/** Inserts a PENDING run started by the workflow's hook, reading `uploadId`'s rows, with its drain job. */
-export const enqueueHookRun = (db: Queryable, runId: string, workflowId: string, uploadId: string | null): Promise<{ created_at: Date; job_id: string | null } | null> =>
+/**
+ * Inserts a PENDING run of the workflow's current revision started by its hook, reading `uploadId`'s
+ * rows, with its drain job (or the wake of the drain holding its lease), like enqueueRun.
+ */
+export const enqueueHookRun = (
+    db: Queryable,
+    runId: string,
+    workflowId: string,
+    uploadId: string | null
+): Promise<{ created_at: Date; job_id: string | null; held: boolean } | null> =>
     preparedOne(
         db,
         'flowctl_schedules_enqueueHookRun',
         `WITH run AS (
-             INSERT INTO runs (id, account_id, workflow_id, graph, status, trigger_type, trigger_upload_id)
-             SELECT $1, w.account_id, w.id, w.graph, 'PENDING', 'webhook', $3 FROM workflows w WHERE w.id = $2
+             INSERT INTO runs (id, account_id, workflow_id, revision, status, trigger_type, trigger_upload_id)
+             SELECT $1, w.account_id, w.id, w.revision, 'PENDING', 'webhook', $3 FROM workflows w WHERE w.id = $2
              RETURNING created_at
-         ), ${drainJobCtes('$2::text', 'EXISTS (SELECT 1 FROM run)')}
-         SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id FROM run`,
+         ), ${drainJobCtes('$2::text', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2::text')}
+         SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
+                EXISTS (SELECT 1 FROM wake) AS held
+         FROM run`,
         [runId, workflowId, uploadId]
     );

@@ -52,6 +52,21 @@ export class SocketEnd extends Duplex {
         callback();
     }
 
+    /**
+     * What was written while the stream was corked arrives as one chunk: `pg` corks around the
+     * messages of a statement (Bind, Execute, Sync), and the database end then takes them in one
+     * call (embedded-batch.ts) instead of three.
+     */
+    override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
+        if (!this.peer || this.peer.destroyed) {
+            callback(new Error('the embedded database connection is closed'));
+            return;
+        }
+
+        this.peer.push(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map(({ chunk }) => chunk)));
+        callback();
+    }
+
     override _final(callback: (error?: Error | null) => void): void {
         this.peer?.push(null);
         callback();

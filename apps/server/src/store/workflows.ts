@@ -10,6 +10,8 @@ export interface WorkflowRecord {
     name: string;
     graph: Graph;
     webhookUrl: string | null;
+    /** The current revision: 1 at creation, one more for each change of name or graph. */
+    revision: number;
     createdAt: Date;
     updatedAt: Date;
 }
@@ -27,6 +29,7 @@ interface WorkflowRow {
     name: string;
     graph: Graph;
     webhook_url: string | null;
+    revision: number;
     created_at: Date;
     updated_at: Date;
 }
@@ -34,7 +37,7 @@ interface WorkflowRow {
 // Named, not `*`: a statement prepared by a running process must keep its result type when a later
 // migration adds columns. Statements are prepared (see prepared.ts): on PGlite that took
 // GET /api/workflows/{id} from ~500 to ~1,200 requests/s.
-const COLUMNS = 'id, account_id, name, graph, webhook_url, created_at, updated_at';
+const COLUMNS = 'id, account_id, name, graph, webhook_url, revision, created_at, updated_at';
 
 const toRecord = (row: WorkflowRow): WorkflowRecord => ({
     id: row.id,
@@ -42,18 +45,24 @@ const toRecord = (row: WorkflowRow): WorkflowRecord => ({
     name: row.name,
     graph: row.graph,
     webhookUrl: row.webhook_url,
+    revision: row.revision,
     createdAt: row.created_at,
     updatedAt: row.updated_at
 });
 
-/** Workflows by account. A workflow's runs go with it: runs.workflow_id cascades on delete. */
+/** Workflows by account. A workflow's runs and revisions go with it: both cascade on delete. */
 export interface WorkflowsStore {
-    insert(workflow: Omit<WorkflowRecord, 'createdAt' | 'updatedAt'>): Promise<WorkflowRecord>;
+    /** The workflow and its revision 1, in one statement. */
+    insert(workflow: Omit<WorkflowRecord, 'createdAt' | 'updatedAt' | 'revision'>): Promise<WorkflowRecord>;
     find(accountId: string, workflowId: string): Promise<WorkflowRecord | null>;
     /** Newest first, one page. */
     list(accountId: string, page: PageRequest): Promise<Page<WorkflowRecord>>;
-    /** Null when there is no such workflow for this account. */
-    update(accountId: string, workflowId: string, changes: WorkflowChanges): Promise<WorkflowRecord | null>;
+    /**
+     * A change of name or graph makes the next revision, in the same statement; one that changes
+     * neither makes none. With `ifRevision`, only while that is still the current revision. Null
+     * when there is no such workflow for this account, or it is at another revision.
+     */
+    update(accountId: string, workflowId: string, changes: WorkflowChanges, ifRevision?: number): Promise<WorkflowRecord | null>;
     delete(accountId: string, workflowId: string): Promise<boolean>;
     /** Workflows of the account with a DATA_SOURCE node reading this upload. */
     usingUpload(accountId: string, uploadId: string): Promise<{ id: string; name: string }[]>;
@@ -64,8 +73,13 @@ export const workflowsStore = (db: Queryable): WorkflowsStore => ({
         const [row] = await prepared<WorkflowRow>(
             db,
             'flowctl_workflows_insert',
-            `INSERT INTO workflows (id, account_id, name, graph, webhook_url)
-             VALUES ($1, $2, $3, $4::jsonb, $5) RETURNING ${COLUMNS}`,
+            `WITH w AS (
+                 INSERT INTO workflows (id, account_id, name, graph, webhook_url, revision)
+                 VALUES ($1, $2, $3, $4::jsonb, $5, 1) RETURNING ${COLUMNS}
+             ), v AS (
+                 INSERT INTO workflow_revisions (workflow_id, revision, name, graph, created_at) SELECT id, revision, name, graph, created_at FROM w
+             )
+             SELECT ${COLUMNS} FROM w`,
             [workflow.id, workflow.accountId, workflow.name, JSON.stringify(workflow.graph), workflow.webhookUrl]
         );
         return toRecord(row!);
@@ -83,24 +97,36 @@ export const workflowsStore = (db: Queryable): WorkflowsStore => ({
         );
         return toPage(rows, page.limit, toRecord);
     },
-    async update(accountId, workflowId, changes) {
+    async update(accountId, workflowId, changes, ifRevision) {
         // One statement whatever changed: a key left out keeps its column ($n IS NULL means "not given").
+        // The revision check and the write are one: of two writers holding revision n, the second
+        // finds n + 1 after waiting for the first's row lock, and changes nothing. jsonb compares by
+        // value (key order aside), so a graph sent back unchanged makes no revision; its row is
+        // already there, and the insert does nothing.
         const [row] = await prepared<WorkflowRow>(
             db,
             'flowctl_workflows_update',
-            `UPDATE workflows SET
-                name = COALESCE($3, name),
-                graph = COALESCE($4::jsonb, graph),
-                webhook_url = CASE WHEN $5::boolean THEN $6 ELSE webhook_url END,
-                updated_at = now()
-             WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
+            `WITH w AS (
+                 UPDATE workflows SET
+                    name = COALESCE($3, name),
+                    graph = COALESCE($4::jsonb, graph),
+                    webhook_url = CASE WHEN $5::boolean THEN $6 ELSE webhook_url END,
+                    revision = revision + CASE WHEN COALESCE($3, name) <> name OR COALESCE($4::jsonb, graph) <> graph THEN 1 ELSE 0 END,
+                    updated_at = CASE WHEN COALESCE($3, name) <> name OR COALESCE($4::jsonb, graph) <> graph OR $5::boolean THEN now() ELSE updated_at END
+                 WHERE id = $1 AND account_id = $2 AND ($7::integer IS NULL OR revision = $7) RETURNING ${COLUMNS}
+             ), v AS (
+                 INSERT INTO workflow_revisions (workflow_id, revision, name, graph, created_at)
+                 SELECT id, revision, name, graph, updated_at FROM w ON CONFLICT (workflow_id, revision) DO NOTHING
+             )
+             SELECT ${COLUMNS} FROM w`,
             [
                 workflowId,
                 accountId,
                 changes.name ?? null,
                 changes.graph === undefined ? null : JSON.stringify(changes.graph),
                 changes.webhookUrl !== undefined,
-                changes.webhookUrl ?? null
+                changes.webhookUrl ?? null,
+                ifRevision ?? null
             ]
         );
         return row ? toRecord(row) : null;

@@ -20,5 +20,6 @@ export const runDeps = (ctx: Context, services: Services): RunDeps => ({
     },
     readDriveRows: (accountId, fileId, sheet) => services.google.readDriveRows(accountId, fileId, sheet),
     sweepOrphanUploads: () => services.uploads.sweepOrphanBlobs(),
+    consent: services.suppressions.consent,
     aiSettings: async (accountId) => mergeAiSettings(await services.accounts.getAiSettings(accountId), ctx.config.ai, ctx.config.allowPrivateNetwork)
 });

@@ -6,6 +6,7 @@ import { hasActiveRuns } from '../store/leases.js';
 import { DRAIN_JOB, fewerHeldWaiting, wakeWorkflow } from '../store/queue.js';
 import { type ClaimedRunRow, claimNextRun, finishRun } from '../store/runs.js';
 import { type AttemptPhase, reportFinished, runOne, type WorkerEnv } from './execute.js';
+import type { Lingered } from './drain-wakes.js';
 import { noteInterruption } from './interruption.js';
 import { Lease } from './lease.js';
 import { type RunSlots, SlotHold } from './slots.js';
@@ -19,6 +20,13 @@ export interface DrainEnv extends WorkerEnv {
     /** Whether every drain place of this process is taken (then another account's job may wait for one). */
     drainPlacesFull(): boolean;
 }
+
+/**
+ * How long a drain out of runs keeps the workflow's lease for a next run. A client that enqueues its
+ * next run once it has seen the last one end comes back within this; a workflow run now and then
+ * costs the drain's heartbeat (two statements a second) meanwhile.
+ */
+const LINGER_MS = 1_000;
 
 /** Sends a drain job for the workflow to the back of the queue. */
 const requeue = async (env: DrainEnv, workflowId: string): Promise<void> => {
@@ -76,13 +84,14 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
             // limits and how long its event loop was held, for whoever takes the run over if it dies.
             const vitals = sampleVitals(current, late, env.queue.local.size, current !== null && phase.loading);
             late = 0;
-            const renewal = await lease.renew(current, vitals);
+            // The same statement keeps the job's lock, as job.touch() would with one of its own, so
+            // Agenda does not hand the job to another process; the lease is what really guards.
+            const lockedAt = new Date();
+            const renewal = await lease.renew(current, vitals, job.attrs._id ? { id: String(job.attrs._id), lockedAt } : null);
+            job.attrs.lockedAt = lockedAt;
             if (renewal.cancelRequested && current) {
                 env.queue.local.get(current)?.('cancel');
             }
-
-            // Keeps Agenda from handing the job to another process; the lease is what really guards.
-            await job.touch().catch(() => {});
         } catch (err) {
             env.log.warn({ err, workflowId }, 'lease heartbeat failed');
         } finally {
@@ -90,6 +99,10 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
         }
     }, interval);
 
+    const waker = env.queue.wakes.open(workflowId);
+    /** Not while stopping, nor while this process's drain places are all taken (jobs may wait for one). */
+    const linger = (): Promise<Lingered> =>
+        env.stopping || env.drainPlacesFull() ? Promise.resolve('dismissed') : waker.linger(Math.min(LINGER_MS, env.leaseMs), lease.lost);
     const hold = new SlotHold(env.slots, lease.accountId);
     const waitOn = <T>(wait: () => Promise<T>) => hold.waitOn(wait);
     let lost = false;
@@ -102,14 +115,23 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
             }
 
             if (!run) {
-                // Release first, then look again: a run enqueued meanwhile either is seen now or
-                // was enqueued after the release and brought its own drain job.
-                await lease.release();
-                if (!(await hasActiveRuns(env.db, workflowId)) || !(await lease.take())) {
-                    return;
+                // Out of runs, the drain lingers a moment holding the lease but no slot: a run
+                // enqueued meanwhile adds no drain job and wakes it (drain-wakes.ts). Then release
+                // first, and look again: a run enqueued meanwhile either is seen now or was enqueued
+                // after the release and brought its own drain job.
+                hold.give();
+                if ((await linger()) !== 'woken') {
+                    await lease.release();
+                    if (!(await hasActiveRuns(env.db, workflowId)) || !(await lease.take())) {
+                        return;
+                    }
                 }
 
-                run = await claimNextRun(env.db, workflowId, lease.token);
+                await hold.take();
+                if (!env.stopping && !lease.lost.aborted) {
+                    run = await claimNextRun(env.db, workflowId, lease.token);
+                }
+
                 continue;
             }
 
@@ -179,6 +201,7 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
         env.log.error({ err, workflowId }, 'drain interrupted');
     } finally {
         hold.close();
+        waker.close();
         clearInterval(heartbeat);
     }
 };

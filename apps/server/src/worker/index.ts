@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { senderDomain } from '../mail/compose.js';
 import { giveBackHeap, HEAP_CHECK_DELAY_MS } from './heap.js';
 import { DRAIN_JOB, deleteFinishedJobs, forgetDeadHolders, oldestDueDrainMs, strandedWorkflows, WEBHOOK_JOB, wakeWorkflow } from '../store/queue.js';
-import { deleteExpiredRuns } from '../store/retention.js';
+import { deleteExpiredRuns, deleteUnusedRevisions } from '../store/retention.js';
 import { activeRunIds } from '../store/runs.js';
 import { releaseLeakedLocks, runningCount } from './agenda-repair.js';
 import { journaledRuns, removeRunJournal } from './delivery-journal.js';
@@ -149,12 +149,17 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         }
     };
 
-    /** Finished runs past RUN_RETENTION_DAYS go, with their node states and delivery records. */
+    /** Finished runs past RUN_RETENTION_DAYS go, with their node states and delivery records; then revisions no run names. */
     const forgetExpiredRuns = async () => {
         try {
             const deleted = await deleteExpiredRuns(db, config.runRetentionDays);
             if (deleted > 0) {
                 log.info({ deleted, retentionDays: config.runRetentionDays }, 'deleted finished runs past their retention');
+            }
+
+            const revisions = await deleteUnusedRevisions(db);
+            if (revisions > 0) {
+                log.info({ revisions }, 'deleted workflow revisions that no run names, past the newest of each workflow');
             }
         } catch (err) {
             log.warn({ err }, 'could not delete finished runs past their retention');
@@ -219,6 +224,11 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
                     const workflowId = job.attrs.data?.workflowId;
                     if (typeof workflowId === 'string') {
                         draining++;
+                        if (draining >= drains) {
+                            // Drain jobs may wait for a place: the drains lingering without work give theirs up.
+                            ctx.queue.wakes.dismissAll();
+                        }
+
                         try {
                             await drainWorkflow(env, workflowId, job);
                         } finally {
@@ -288,6 +298,8 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             for (const stopRun of ctx.queue.local.values()) {
                 stopRun('shutdown');
             }
+
+            ctx.queue.wakes.dismissAll();
 
             if (agenda) {
                 const drained = await agenda.drain({ timeout: STOP_TIMEOUT_MS });

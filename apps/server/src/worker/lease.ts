@@ -74,15 +74,15 @@ export class Lease {
         return !this.lost.aborted && performance.now() < this.sureUntil;
     }
 
-    /** With `vitals` (the heartbeat's), the renewal records them. */
-    async renew(runId: string | null, vitals: Vitals | null = null): Promise<Renewal> {
+    /** With `vitals` (the heartbeat's), the renewal records them; with `job`, it keeps that job's lock. */
+    async renew(runId: string | null, vitals: Vitals | null = null, job: { id: string; lockedAt: Date } | null = null): Promise<Renewal> {
         if (!this.holding) {
             return { held: false, cancelRequested: false };
         }
 
         const sent = performance.now();
         const generation = this.generation;
-        const renewal = await renewLease(this.db, this.workflowId, this.token, this.ttlMs, runId, vitals);
+        const renewal = await renewLease(this.db, this.workflowId, this.token, this.ttlMs, runId, vitals, job);
         if (generation !== this.generation) {
             return { held: this.holding, cancelRequested: renewal.cancelRequested };
         }

@@ -1,4 +1,4 @@
-import { type AiRequest, type DataSourceData, errorMessage, type Ports, type Row } from '@flowctl/engine';
+import { type AiRequest, type DataSourceData, errorMessage, type Ports, type Row, type SuppressionCandidate } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
@@ -16,6 +16,8 @@ import { chainDeliveries, markResent } from '../store/interruptions.js';
 import { type DeliveryJournal, type JournalEntries, journalKey } from './delivery-journal.js';
 import { DeliveryLog } from './delivery-log.js';
 import type { Lease } from './lease.js';
+import { isPermanentRecipientRefusal } from '../mail/bounces/refusal.js';
+import type { RunConsent } from '../services/suppressions.js';
 
 /** What the worker needs from the rest of the server, so it does not depend on how services are built. */
 export interface RunDeps {
@@ -28,6 +30,8 @@ export interface RunDeps {
     aiSettings(accountId: string): Promise<AiEndpoint>;
     /** Removes upload bytes that no upload owns (an upload that failed half-way); how many went. */
     sweepOrphanUploads(): Promise<number>;
+    /** Recipients' consent: the suppression list, unsubscribe links, VERP senders (services/suppressions.ts). */
+    consent?: RunConsent;
 }
 
 export interface PortsEnv {
@@ -222,6 +226,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         return found;
     };
 
+    const consent = env.deps.consent;
+
     const count = (nodeId: string): void => {
         const total = (sent.get(nodeId) ?? 0) + 1;
         sent.set(nodeId, total);
@@ -395,7 +401,9 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             };
             try {
                 const send = async () => {
-                    await env.mailer.send({ to: message.to, subject: message.subject, text: message.body, messageId }, {
+                    const envelopeFrom = consent?.returnPath(run.accountId, message.to);
+                    const mail = { to: message.to, subject: message.subject, text: message.body, messageId, html: message.html, unsubscribeUrl: message.unsubscribeUrl, envelopeFrom };
+                    await env.mailer.send(mail, {
                         retry: true,
                         signal: stop.signal,
                         onTransmit,
@@ -410,6 +418,12 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                 const refused = !held && !stop.signal.aborted;
                 if (refused) {
                     log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
+                    // The server refused the recipient for good (5.1.1 no such user): no later run mails it.
+                    if (consent && isPermanentRecipientRefusal(err)) {
+                        await consent.suppress(run.accountId, run.workflowId, message.to, 'bounced').catch((failure) =>
+                            env.log.warn({ err: failure, runId: run.id }, 'a refused recipient could not be added to the suppression list')
+                        );
+                    }
                 }
 
                 // Refusing this copy says nothing of the one whose answer was never read: it may have
@@ -435,6 +449,23 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         },
 
         mailConcurrency: env.mailConcurrency,
+
+        ...(consent
+            ? {
+                  async suppressed(nodeId: string, elements: SuppressionCandidate[]) {
+                      const listed = await consent.suppressedAmong(run.accountId, [...new Set(elements.map((e) => e.address))]);
+                      if (listed.size === 0) {
+                          return new Set<number>();
+                      }
+
+                      // An element an earlier attempt recorded (sent, or under way) stays sendMail's to settle,
+                      // so that its count and its delivery record agree; only one never tried (or refused) is left out.
+                      const earlier = await statesFor(nodeId);
+                      return new Set(elements.filter((e) => listed.has(e.address) && (earlier.get(e.index) ?? 'FAILED') === 'FAILED').map((e) => e.index));
+                  },
+                  unsubscribeUrl: (to: string) => consent.unsubscribeUrl(run.accountId, run.workflowId, to)
+              }
+            : {}),
 
         settle: async () => {
             await replies.settle();

@@ -3,6 +3,9 @@ import { InMemoryNotificationChannel, type NotificationChannel, toJobId } from '
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
+import { DRAIN_WAKE, JOB_CHANNEL } from '../store/queue.js';
+import { DrainWakes } from './drain-wakes.js';
+
 export type StopReason = 'cancel' | 'shutdown' | 'lease-lost' | 'stalled';
 
 /**
@@ -14,6 +17,12 @@ export interface RunQueue {
     readonly channel: NotificationChannel;
     /** Wakes the workers for a job just written. Never throws; a lost wake-up costs one poll interval. */
     announce(jobId: string, jobName: string): void;
+    /**
+     * Drains of this process by workflow. A run enqueued while its workflow's lease is held wakes the
+     * drain holding it (drain-wakes.ts): here directly, in other processes by a notification that the
+     * enqueue statement sends itself (PostgreSQL).
+     */
+    readonly wakes: DrainWakes;
     /** Runs executing in this process, so a cancel or a shutdown reaches them at once. */
     readonly local: Map<string, (reason: StopReason) => void>;
     /**
@@ -40,7 +49,7 @@ class BackingOffChannel extends PostgresNotificationChannel {
     private failures = 0;
 
     constructor(pool: pg.Pool) {
-        super({ pool, channelName: 'flowctl_jobs' });
+        super({ pool, channelName: JOB_CHANNEL });
         this.on('stateChange', (state: string) => {
             if (state === 'connected') {
                 this.failures = 0;
@@ -102,9 +111,17 @@ export const createRunQueue = (options: { embedded: boolean; pool: pg.Pool; log:
     const channel: NotificationChannel = options.embedded ? new InMemoryNotificationChannel() : new BackingOffChannel(options.pool);
     // The channel is an EventEmitter: an unhandled 'error' would end the process.
     logChannel(channel, options.log);
+    const wakes = new DrainWakes();
+    // Agenda ignores the notifications of job kinds it does not define, as this one.
+    channel.subscribe(async (notification) => {
+        if (notification.jobName === DRAIN_WAKE) {
+            wakes.wake(String(notification.jobId));
+        }
+    });
 
     return {
         channel,
+        wakes,
         local: new Map(),
         stuck: null,
         announce(jobId, jobName) {

@@ -1,6 +1,7 @@
 import { errorMessage, type ExecuteOptions, type Graph, type NodeState, type RunOutcome, type RunResult } from '@flowctl/engine';
 
 import type { RetryRow } from '../store/deliveries.js';
+import { retrySuppression } from './retry-suppressed.js';
 
 const LISTED_FAILURES = 10;
 
@@ -58,13 +59,23 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
         /** Sent by this run, and whose outcome became unknown (see Ports.sendMail). */
         let maybe = 0;
         const failures: string[] = [];
-        for (const row of items) {
+        const ctx = { nodeId: state.nodeId, signal: signal ?? new AbortController().signal };
+        const isSuppressed = retrySuppression(ports, state.nodeId, items, ctx);
+        let suppressed = 0;
+        for (const [position, row] of items.entries()) {
             if (signal?.aborted) {
                 cancelled = true;
                 break;
             }
 
             try {
+                // Suppressed since (unsubscribed, or bounced by the very failure retried): not sent again.
+                if (await isSuppressed(position)) {
+                    suppressed++;
+                    result.suppressed = (result.suppressed ?? 0) + 1;
+                    continue;
+                }
+
                 const answer = await ports.sendMail(row.content, { nodeId: row.node_id, index: row.element_index }, { nodeId: row.node_id, signal: signal ?? new AbortController().signal });
                 if (answer === 'unknown') {
                     maybe++;
@@ -89,7 +100,7 @@ export const resendFailed = async (graph: Graph, rows: RetryRow[], unknown: Map<
             : failures.length > 0
               ? `${failures.length} of ${items.length} retried e-mails failed again: ${failures.slice(0, LISTED_FAILURES).join('; ')}${failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : ''}${maybe > 0 ? `. ${maybe} more may have arrived and are not counted as failed (a copy went out but its answer was never read)` : ''}`
               : null;
-        Object.assign(state, { status: error ? 'FAILED' : 'SUCCESS', error, completedAt: new Date(), output: { emailsSent: sent, ...leftOut(state.nodeId, maybe) } });
+        Object.assign(state, { status: error ? 'FAILED' : 'SUCCESS', error, completedAt: new Date(), output: { emailsSent: sent, ...leftOut(state.nodeId, maybe), ...(suppressed > 0 ? { suppressed } : {}) } });
         await notify(state);
     }
 

@@ -54,6 +54,10 @@ export const createScheduleTicks = (ctx: Context): ScheduleTicks => {
                 ctx.queue.announce(outcome.job_id, DRAIN_JOB);
             }
 
+            if (outcome.held) {
+                ctx.queue.wakes.wake(schedule.workflow_id);
+            }
+
             if (outcome.created_at === null) {
                 log.info({ workflowId: schedule.workflow_id, scheduledFor: fire }, 'schedule tick skipped: a run of the workflow is still PENDING or RUNNING');
             } else if (fire.getTime() !== schedule.next_run_at.getTime()) {

@@ -17,7 +17,7 @@ const triggerText = (trigger: RunSummary['trigger']): string => (trigger.schedul
 const runNotFound = (runId: string) => [`run '${runId}' not found`, 'list the runs of a workflow: flowctl runs list <workflow>'] as const;
 
 const runLines = (io: Io, run: Run): string[] => [
-    `${bold(io, inline(run.runId))} of ${inline(`${run.workflowId}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
+    `${bold(io, inline(run.runId))} of ${inline(`${run.workflowId} revision ${run.revision}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
     `${dim(io, inline(`enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`))}`,
     ...run.nodes.map((node) => `  ${nodeLine(io, node)}`),
     ...(run.completedAt ? [resultLine(run), ...resultNotes(run)] : [`watch it: flowctl runs watch ${run.runId}`])
@@ -80,7 +80,9 @@ export const register: Register = (program, ctx) => {
             }
 
             emit(c.io, found, () =>
-                found.length === 0 ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'TRIGGER', 'CREATED'], ...found.map((r) => [r.runId, r.status, triggerText(r.trigger), r.createdAt])])
+                found.length === 0
+                    ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}`
+                    : table([['RUN', 'STATUS', 'REVISION', 'TRIGGER', 'CREATED'], ...found.map((r) => [r.runId, r.status, String(r.revision), triggerText(r.trigger), r.createdAt])])
             );
         });
 
@@ -117,12 +119,14 @@ export const register: Register = (program, ctx) => {
         .description('retry a finished run as a new run: one stopped at or before an AI or data node runs again, asking the model only for replies not recorded; otherwise its refused e-mails are sent again')
         .argument('<runId>')
         .option('-w, --watch', 'follow the new run until it ends; exit 1 if it ends FAILED or CANCELLED')
+        .option('--latest', "execute the workflow as it is now, not the revision the run executed")
         .addHelpText('after', examples('flowctl runs retry run_abc --watch'))
-        .action(async (runId: string, opts: { watch?: boolean }) => {
+        .action(async (runId: string, opts: { watch?: boolean; latest?: boolean }) => {
             const c = ctx();
             const api = await client(c);
             const sdk = await import('@flowctl/sdk');
-            const enqueued = await orNotFound(api.runs.retry(runId, { idempotencyKey: globalThis.crypto.randomUUID() }), ...runNotFound(runId)).catch((err: unknown) => {
+            const retry = api.runs.retry(runId, { idempotencyKey: globalThis.crypto.randomUUID(), ...(opts.latest ? { revision: 'latest' as const } : {}) });
+            const enqueued = await orNotFound(retry, ...runNotFound(runId)).catch((err: unknown) => {
                 if (err instanceof sdk.ConflictError) {
                     throw new CliError(`run ${runId} cannot be retried: ${message(err.message)}`, EXIT.failed, `see why: flowctl runs get ${runId}`);
                 }

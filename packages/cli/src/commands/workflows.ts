@@ -12,6 +12,7 @@ import { allOf, findWorkflow } from '../resolve.js';
 import { inline } from '../visible.js';
 import { loadWorkflows } from '../workflow-file.js';
 import { examples } from './help.js';
+import { registerRevisions, revisionNumber } from './revisions.js';
 
 /** When a scheduled workflow runs next, as list and get show it. */
 const nextRun = (w: WorkflowSummary): string => (w.schedule ? (w.schedule.paused ? 'paused' : (w.schedule.nextRunAt ?? '')) : w.webhook ? (w.paused ? 'hook, paused' : 'on hook') : '');
@@ -117,11 +118,23 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
         .description('show a workflow; -o yaml prints a file `flowctl apply` takes back')
         .argument('<workflow>', 'its id, or its whole name (exact, case included)')
         .addOption(new Option('-o, --output <format>', 'yaml or json: the workflow as a file').choices(['yaml', 'json']))
-        .addHelpText('after', examples('flowctl workflows get wf_abc', 'flowctl workflows get "Newsletter to subscribers over 30" -o yaml > newsletter.yaml'))
-        .action(async (ref: string, opts: { output?: 'yaml' | 'json' }) => {
+        .option('--revision <n>', 'as it was at this revision (flowctl workflows history lists them)')
+        .addHelpText(
+            'after',
+            examples(
+                'flowctl workflows get wf_abc',
+                'flowctl workflows get "Newsletter to subscribers over 30" -o yaml > newsletter.yaml',
+                'flowctl workflows get wf_abc --revision 3 -o yaml > newsletter.yaml'
+            )
+        )
+        .action(async (ref: string, opts: { output?: 'yaml' | 'json'; revision?: string }) => {
             const c = ctx();
+            const at = opts.revision === undefined ? undefined : revisionNumber('--revision', opts.revision, ref);
             const api = await client(c);
-            const workflow = await findWorkflow(api, ref);
+            const current = await findWorkflow(api, ref);
+            const old = at === undefined || at === current.revision ? null : await api.workflows.revisions.get(current.id, at);
+            // An earlier revision has its own name and graph; the webhook is not part of revisions.
+            const workflow = old ? { ...current, name: old.name, graph: old.graph, revision: old.revision, updatedAt: old.createdAt } : current;
             const file = { name: workflow.name, ...(workflow.webhookUrl ? { webhookUrl: workflow.webhookUrl } : {}), graph: workflow.graph };
             if (opts.output === 'yaml' && !c.io.json) {
                 const { stringify } = await import('yaml');
@@ -136,11 +149,14 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
 
             emit(c.io, workflow, () => [
                 `${bold(c.io, inline(workflow.name))} ${dim(c.io, inline(workflow.id))}`,
-                inline(`created ${workflow.createdAt} · updated ${workflow.updatedAt}${workflow.webhookUrl ? ` · webhook ${workflow.webhookUrl}` : ''}`),
-                ...(workflow.schedule
+                inline(
+                    `revision ${workflow.revision}${old ? ` of ${current.revision}` : ''} · created ${workflow.createdAt} · ${old ? 'revision made' : 'updated'} ${workflow.updatedAt}${workflow.webhookUrl ? ` · webhook ${workflow.webhookUrl}` : ''}`
+                ),
+                // The schedule and hook are the workflow's as it is now, not an earlier revision's.
+                ...(workflow.schedule && !old
                     ? [inline(`schedule ${workflow.schedule.cron} (${workflow.schedule.timezone}) · next run ${nextRun(workflow)} · ${workflow.schedule.skippedTicks} ticks skipped`)]
                     : []),
-                ...(workflow.webhook ? [`hook ${workflow.paused ? 'paused' : 'on'} (a new URL: flowctl workflows rotate-hook ${workflow.id})`] : []),
+                ...(workflow.webhook && !old ? [`hook ${workflow.paused ? 'paused' : 'on'} (a new URL: flowctl workflows rotate-hook ${workflow.id})`] : []),
                 ...table(workflow.graph.nodes.map((node) => {
                     const upstream = workflow.graph.edges.filter((e) => e.target === node.id).map((e) => e.source);
                     return [`  ${node.id}`, node.type, upstream.length ? `after ${upstream.join(', ')}` : ''];
@@ -183,6 +199,8 @@ and its uploadId filled in. An unchanged file is not uploaded again.`
             const rotated = await api.workflows.rotateHook(workflow.id);
             emit(c.io, { workflowId: workflow.id, ...rotated }, () => `${green(c.io, '✓')} new hook URL for ${inline(workflow.name)} (shown only now; keep it secret):\n  ${rotated.hookUrl}`);
         });
+
+    registerRevisions(workflows, ctx);
 
     workflows
         .command('rm')

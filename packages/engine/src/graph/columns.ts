@@ -81,7 +81,7 @@ class ColumnChecker {
             if (node.type === 'OUTPUT') {
                 const shape = this.shapeOfReference(data.forEach);
                 if (shape === null) continue;
-                for (const field of ['to', 'subject', 'body']) this.checkTemplate(node, data[field], `${base}.${field}`, field, shape);
+                for (const field of ['to', 'subject', 'body', 'html']) this.checkTemplate(node, data[field], `${base}.${field}`, field, shape);
             } else if (node.type === 'AI' && typeof data.forEach === 'string') {
                 const shape = this.shapeOfReference(data.forEach);
                 if (shape !== null) this.checkTemplate(node, data.prompt, `${base}.prompt`, 'prompt', shape);

@@ -12,7 +12,7 @@ export const filter = (id: string, from: string, expr: string): GraphNode => ({
     type: 'FILTER',
     data: { source: from, expr }
 });
-export const output = (id: string, forEach: string, fields: Partial<{ to: string; subject: string; body: string }> = {}): GraphNode => ({
+export const output = (id: string, forEach: string, fields: Partial<{ to: string; subject: string; body: string; html: string }> = {}): GraphNode => ({
     id,
     type: 'OUTPUT',
     data: { forEach, to: '{{item.email}}', subject: 'Hi {{item.name}}', body: 'Hello {{item.name}}', ...fields }

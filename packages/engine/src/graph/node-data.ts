@@ -45,7 +45,8 @@ export const STRING_FIELDS: Record<NodeType, Record<string, FieldRule>> = {
         forEach: required('array-reference'),
         to: required('text'),
         subject: required('text', false),
-        body: required('text', false)
+        body: required('text', false),
+        html: optional('text', false)
     }
 };
 
@@ -54,7 +55,7 @@ const ALLOWED_FIELDS: Record<NodeType, string[]> = {
     DATA_SOURCE: ['uploadId', 'driveFileId', 'sheet'],
     AI: ['prompt', 'output', 'model', 'system', 'forEach'],
     FILTER: ['source', 'expr'],
-    OUTPUT: ['forEach', 'to', 'subject', 'body']
+    OUTPUT: ['forEach', 'to', 'subject', 'body', 'html']
 };
 
 const OUTPUT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

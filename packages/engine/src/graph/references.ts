@@ -32,7 +32,10 @@ export interface ReferenceContext {
     filterProblem(expr: string): string | null;
 }
 
-const ITEM_PLACES = "OUTPUT 'to', 'subject' and 'body', and in the prompt of an AI node that has forEach";
+const ITEM_PLACES = "OUTPUT 'to', 'subject', 'body' and 'html', and in the prompt of an AI node that has forEach";
+/** Where `{{unsubscribeUrl}}` means something: the parts of an e-mail a recipient reads. */
+const MAIL_VAR_FIELDS = ['subject', 'body', 'html'];
+const MAIL_VAR_PLACES = "OUTPUT 'subject', 'body' and 'html'";
 
 export function checkReferences(node: KnownNode, ctx: ReferenceContext): void {
     const base = `nodes[${node.index}].data`;
@@ -47,7 +50,14 @@ export function checkReferences(node: KnownNode, ctx: ReferenceContext): void {
             if (parsed === null) continue;
             const itemAllowed =
                 node.type === 'OUTPUT' || (node.type === 'AI' && field === 'prompt' && typeof node.data.forEach === 'string');
-            for (const ref of parsed.refs) checkRef(node, ref, path, itemAllowed, null, ctx);
+            const mailAllowed = node.type === 'OUTPUT' && MAIL_VAR_FIELDS.includes(field);
+            for (const ref of parsed.refs) {
+                if (ref.kind === 'mail') {
+                    if (!mailAllowed) ctx.report(node.id, path, `${ref.text} can only be used in ${MAIL_VAR_PLACES}`);
+                    continue;
+                }
+                checkRef(node, ref, path, itemAllowed, null, ctx);
+            }
         } else if (rule.use === 'array-reference') {
             checkArrayReference(node, value, path, ctx);
         }
@@ -104,6 +114,10 @@ function checkRef(
     arrayField: string | null,
     ctx: ReferenceContext
 ): void {
+    if (ref.kind === 'mail') {
+        ctx.report(node.id, path, `${ref.text} can only be used in ${MAIL_VAR_PLACES}`);
+        return;
+    }
     if (ref.kind === 'item') {
         if (!itemAllowed) ctx.report(node.id, path, `${ref.text} can only be used in ${ITEM_PLACES}`);
         return;

@@ -316,8 +316,8 @@ describe('validateGraph: templates and filters', () => {
         expect(only(withField(2, 'source', '{{item.rows}}')).message).toMatch(/'source' must be a single reference to an array/);
         const ai = withNode({ id: 'ai', type: 'AI', data: { prompt: 'Hi {{item.name}}', system: '{{item.x}}', output: [{ name: 'x', type: 'string' }] } });
         expect(problems(ai).map((p) => [p.path, p.message])).toEqual([
-            ['nodes[4].data.prompt', "{{item.name}} can only be used in OUTPUT 'to', 'subject' and 'body', and in the prompt of an AI node that has forEach"],
-            ['nodes[4].data.system', "{{item.x}} can only be used in OUTPUT 'to', 'subject' and 'body', and in the prompt of an AI node that has forEach"]
+            ['nodes[4].data.prompt', "{{item.name}} can only be used in OUTPUT 'to', 'subject', 'body' and 'html', and in the prompt of an AI node that has forEach"],
+            ['nodes[4].data.system', "{{item.x}} can only be used in OUTPUT 'to', 'subject', 'body' and 'html', and in the prompt of an AI node that has forEach"]
         ]);
     });
 

@@ -1,9 +1,9 @@
-import { emailAddressProblem } from '../email.js';
+import { emailAddressProblem, suppressionKey } from '../email.js';
 import { errorMessage, TemplateError } from '../errors.js';
 import { Slicer } from '../slices.js';
 import { compileTemplate, type ItemRef, type TemplateRef } from '../templates/index.js';
 import { closest, quote } from '../text.js';
-import type { NodeOutput, OutputData } from '../types.js';
+import type { MailMessage, NodeOutput, OutputData, SuppressionCandidate } from '../types.js';
 import { itemScope, type NodeHandler, NodeFailure, RunCancelled, resolveArray } from './context.js';
 
 const LISTED_FAILURES = 10;
@@ -29,7 +29,11 @@ export const runOutput: NodeHandler = async (node, ctx) => {
     const to = compileTemplate(data.to);
     const subject = compileTemplate(data.subject);
     const body = compileTemplate(data.body);
-    const fields = itemFields([to, subject, body]);
+    const html = typeof data.html === 'string' ? compileTemplate(data.html) : null;
+    const fields = itemFields(html === null ? [to, subject, body] : [to, subject, body, html]);
+    const unsubscribeUrl = ctx.ports.unsubscribeUrl?.bind(ctx.ports);
+    const suppression = suppressionChecker(node.id, elements, to, fields, ctx);
+    let suppressed = 0;
     const failures: ElementFailure[] = [];
     /** Indexes of elements whose outcome is unknown. */
     const unknown: number[] = [];
@@ -51,14 +55,19 @@ export const runOutput: NodeHandler = async (node, ctx) => {
             done++;
             return;
         }
-        let message: { to: string; subject: string; body: string };
+        let message: MailMessage;
         try {
+            const address = to.renderText(scope).trim();
+            const link = unsubscribeUrl !== undefined && emailAddressProblem(address) === null ? unsubscribeUrl(address) : '';
+            scope.mail = { unsubscribeUrl: link };
             message = {
-                to: to.renderText(scope).trim(),
+                to: address,
                 // A line break in a subject would start a new mail header.
                 subject: oneLine(subject.renderText(scope)),
                 body: body.renderText(scope)
             };
+            if (html !== null) message.html = html.renderText(scope, escapeHtml);
+            if (link !== '') message.unsubscribeUrl = link;
         } catch (error) {
             halt ??= error instanceof TemplateError ? { index: i, error } : { bug: error };
             return;
@@ -69,6 +78,14 @@ export const runOutput: NodeHandler = async (node, ctx) => {
                 index: i,
                 reason: message.to === '' ? 'empty recipient address' : `invalid recipient address ${quote(message.to, 60)} (${problem})`
             });
+            done++;
+            return;
+        }
+        // Asked of the list right before this element's chunk goes: an unsubscribe during the run counts.
+        if (suppression !== null && (await suppression(i)).has(i)) {
+            ctx.ports.onSuppressed?.(message, { nodeId: node.id, index: i });
+            suppressed++;
+            ctx.result.suppressed = (ctx.result.suppressed ?? 0) + 1;
             done++;
             return;
         }
@@ -116,13 +133,65 @@ export const runOutput: NodeHandler = async (node, ctx) => {
 
     // Set by the lanes, which TypeScript does not follow.
     const stopped = halt as Halt | null;
-    const output = unknown.length > 0 ? { emailsSent: sent, unknownOutcome: unknown.length } : { emailsSent: sent };
+    const output: NodeOutput = { emailsSent: sent };
+    if (unknown.length > 0) output.unknownOutcome = unknown.length;
+    if (suppressed > 0) output.suppressed = suppressed;
     if (stopped === 'cancelled') throw cancelled(done, total, sent, output);
     if (stopped !== null && 'bug' in stopped) throw stopped.bug;
     if (stopped !== null) throw new NodeFailure(`element #${stopped.index}: ${stopped.error.message}`, output);
     if (failures.length > 0) throw new NodeFailure(describeFailures(failures, unknown, total), output);
     return output;
 };
+
+const DEFAULT_SUPPRESSION_CHUNK = 500;
+
+/**
+ * The suppressed addresses of each chunk of elements, asked of the port once per chunk when the first
+ * element of it is about to be sent: one query per chunk rather than per e-mail, and never an answer
+ * older than the chunk before. Elements are taken in index order and each looks its chunk up before
+ * its first await, so once chunk k is asked for, chunk k-1 is not needed again. Null: no list to check.
+ */
+function suppressionChecker(
+    nodeId: string,
+    elements: unknown[],
+    to: ReturnType<typeof compileTemplate>,
+    fields: ItemRef[],
+    ctx: Parameters<NodeHandler>[1]
+): ((index: number) => Promise<ReadonlySet<number>>) | null {
+    const ask = ctx.ports.suppressed?.bind(ctx.ports);
+    if (ask === undefined) return null;
+    const size = Math.max(1, ctx.ports.suppressionChunk ?? DEFAULT_SUPPRESSION_CHUNK);
+    const scope = itemScope(ctx.scope);
+    let current = -1;
+    let answer: Promise<ReadonlySet<number>> = Promise.resolve(new Set());
+    return (index) => {
+        const chunk = Math.floor(index / size);
+        if (chunk !== current) {
+            current = chunk;
+            const candidates: SuppressionCandidate[] = [];
+            const end = Math.min(elements.length, (chunk + 1) * size);
+            for (let i = chunk * size; i < end; i++) {
+                if (absentField(elements[i], fields) !== null) continue;
+                scope.item = elements[i];
+                try {
+                    const address = to.renderText(scope).trim();
+                    if (address !== '') candidates.push({ index: i, address: suppressionKey(address) });
+                } catch {
+                    // The element fails when it is sent, saying why.
+                }
+            }
+            answer = candidates.length === 0 ? Promise.resolve(new Set()) : ask(nodeId, candidates, ctx.port);
+        }
+        return answer;
+    };
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** A value placed in an HTML part arrives as text: `<script>` shows as written, `&` as `&amp;`. */
+function escapeHtml(value: string): string {
+    return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] as string);
+}
 
 /** Distinct `{{item.<field>}}` references of the templates, in order (not `{{item}}` itself). */
 function itemFields(templates: Array<{ refs: TemplateRef[] }>): ItemRef[] {

@@ -1,4 +1,4 @@
-export { type ItemRef, type NodeRef, type ParsedTemplate, parseTemplate, type TemplatePart, type TemplateRef, templateRefs } from './parse.js';
+export { type ItemRef, MAIL_VARS, type MailVar, type MailVarRef, type NodeRef, type ParsedTemplate, parseTemplate, type TemplatePart, type TemplateRef, templateRefs } from './parse.js';
 export {
     type CompiledTemplate,
     compileTemplate,

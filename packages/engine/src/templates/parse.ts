@@ -29,7 +29,20 @@ export interface ItemRef {
     end: number;
 }
 
-export type TemplateRef = NodeRef | ItemRef;
+/** A value the OUTPUT node gives each e-mail: `{{unsubscribeUrl}}`. */
+export interface MailVarRef {
+    kind: 'mail';
+    name: MailVar;
+    text: string;
+    start: number;
+    end: number;
+}
+
+/** Names usable alone in braces, in OUTPUT 'subject', 'body' and 'html' only. */
+export const MAIL_VARS = ['unsubscribeUrl'] as const;
+export type MailVar = (typeof MAIL_VARS)[number];
+
+export type TemplateRef = NodeRef | ItemRef | MailVarRef;
 
 export type TemplatePart = { kind: 'text'; text: string } | { kind: 'ref'; ref: TemplateRef };
 
@@ -98,6 +111,7 @@ function parseReference(inner: string, start: number, end: number): TemplateRef 
     const dot = body.indexOf('.');
     if (dot === -1) {
         if (body === 'item') return { kind: 'item', field: null, text: '{{item}}', start, end };
+        if ((MAIL_VARS as readonly string[]).includes(body)) return { kind: 'mail', name: body as MailVar, text: `{{${body}}}`, start, end };
         throw new TemplateError(
             `reference ${quote(`{{${body}}}`)} ${at} names no output: write {{${body}.<output>}} or {{item.<field>}}`,
             { reference: `{{${body}}}`, position: start }

@@ -4,7 +4,7 @@
 import { errorMessage, TemplateError } from '../errors.js';
 import { listNames } from '../text.js';
 import type { NodeOutput, NodeStatus } from '../types.js';
-import { type ParsedTemplate, parseTemplate, type TemplatePart, type TemplateRef } from './parse.js';
+import { type MailVar, type ParsedTemplate, parseTemplate, type TemplatePart, type TemplateRef } from './parse.js';
 
 export interface TemplateScope {
     /** Outputs of the nodes that completed successfully, by node id. Nothing else is resolvable. */
@@ -16,6 +16,8 @@ export interface TemplateScope {
     readonly item?: unknown;
     /** Status of a node missing from `outputs`, used to say why a reference cannot be resolved. */
     readonly statusOf?: (nodeId: string) => NodeStatus | undefined;
+    /** Per-e-mail values of an OUTPUT node (`{{unsubscribeUrl}}`); absent elsewhere. */
+    readonly mail?: Readonly<Record<MailVar, string>>;
 }
 
 /**
@@ -28,8 +30,11 @@ export const MAX_RENDERED_CHARS = 262_144;
 export interface CompiledTemplate extends ParsedTemplate {
     /** The raw value for a whole-string reference (an array stays an array), else the rendered text. */
     render(scope: TemplateScope): unknown;
-    /** Always text: a whole-string reference is stringified like an embedded one. */
-    renderText(scope: TemplateScope): string;
+    /**
+     * Always text: a whole-string reference is stringified like an embedded one. `escapeValue`, when given,
+     * is applied to every value a reference puts in (an HTML part's), never to the template's own text.
+     */
+    renderText(scope: TemplateScope, escapeValue?: (value: string) => string): string;
 }
 
 export function compileTemplate(text: string): CompiledTemplate {
@@ -40,12 +45,13 @@ export function compileTemplate(text: string): CompiledTemplate {
         const literal = parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
         return { ...parsed, render: () => literal, renderText: () => literal };
     }
-    const renderText = (scope: TemplateScope): string => {
+    const renderText = (scope: TemplateScope, escapeValue?: (value: string) => string): string => {
         let out = '';
         for (let i = 0; i < parts.length; i++) {
             const part = parts[i] as TemplatePart;
             const budget = MAX_RENDERED_CHARS - out.length;
-            const piece = part.kind === 'text' ? part.text : stringifyValue(resolveReference(part.ref, scope), part.ref, budget);
+            let piece = part.kind === 'text' ? part.text : stringifyValue(resolveReference(part.ref, scope), part.ref, budget);
+            if (escapeValue !== undefined && part.kind === 'ref') piece = escapeValue(piece);
             if (piece.length > budget) {
                 throw tooLong(part.kind === 'ref' ? part.ref : null);
             }
@@ -63,7 +69,7 @@ export function compileTemplate(text: string): CompiledTemplate {
             renderText
         };
     }
-    return { ...parsed, render: renderText, renderText };
+    return { ...parsed, render: (scope) => renderText(scope), renderText };
 }
 
 export function renderTemplate(text: string, scope: TemplateScope): unknown {
@@ -76,6 +82,16 @@ export function renderTemplateText(text: string, scope: TemplateScope): string {
 
 /** Missing item fields resolve to `undefined` (rendered as '' in text, null as a whole value). */
 export function resolveReference(ref: TemplateRef, scope: TemplateScope): unknown {
+    if (ref.kind === 'mail') {
+        const value = scope.mail?.[ref.name];
+        if (value === undefined) {
+            throw new TemplateError(`${ref.text} can only be used in OUTPUT 'subject', 'body' and 'html'`, {
+                reference: ref.text,
+                position: ref.start
+            });
+        }
+        return value;
+    }
     if (ref.kind === 'item') {
         if (!('item' in scope)) {
             throw new TemplateError(`${ref.text} can only be used while iterating with forEach`, {

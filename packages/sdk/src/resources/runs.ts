@@ -11,6 +11,11 @@ export interface RunListOptions extends RequestOptions {
     limit?: number;
 }
 
+export interface RunRetryOptions extends IdempotentRequestOptions {
+    /** `latest`: execute the workflow as it is now, not the revision the run executed. */
+    revision?: 'latest';
+}
+
 export interface NodeOutputOptions extends RequestOptions {
     offset?: number;
     limit?: number;
@@ -71,10 +76,18 @@ export class Runs {
 
     /**
      * Starts a new run that sends only what failed in the given run (e.g. e-mails refused by the relay).
+     * It executes the given run's revision; `revision: 'latest'` the workflow's current one.
      * Safe to retry: it carries an Idempotency-Key.
      */
-    async retry(runId: string, options?: IdempotentRequestOptions): Promise<RunEnqueued> {
-        const res = await this.#client.request({ ...options, method: 'POST', path: `${runPath(runId)}/retry`, headers: idempotencyHeaders(options) });
+    async retry(runId: string, options: RunRetryOptions = {}): Promise<RunEnqueued> {
+        const { revision, ...rest } = options;
+        const res = await this.#client.request({
+            ...rest,
+            method: 'POST',
+            path: `${runPath(runId)}/retry`,
+            headers: idempotencyHeaders(rest),
+            ...(revision ? { json: { revision } } : {})
+        });
         return res.body as RunEnqueued;
     }
 

@@ -2,6 +2,8 @@ import Crypto from 'node:crypto';
 
 import type { Flowctl, RequestOptions } from '../client.js';
 import type { PagedList } from '../pagination.js';
+import { ifMatchHeader } from './if-match.js';
+import { WorkflowRevisions } from './revisions.js';
 import type { HookRotated, Preview, PreviewParams, Workflow, WorkflowCreated, WorkflowCreateParams, WorkflowSummary, WorkflowUpdateParams } from '../types.js';
 
 /** Options of a request the server deduplicates. */
@@ -16,12 +18,23 @@ export const idempotencyHeaders = (options: IdempotentRequestOptions | undefined
     'idempotency-key': options?.idempotencyKey ?? Crypto.randomUUID()
 });
 
+export interface WorkflowUpdateOptions extends RequestOptions {
+    /**
+     * Change only while the workflow is at this revision: a number, or the ETag `"r<n>"` of a
+     * retrieve. PreconditionFailedError (412, its `revision` the current one) when it has moved on.
+     */
+    ifMatch?: number | string;
+}
+
 /** Workflows: `client.workflows`. */
 export class Workflows {
     readonly #client: Flowctl;
+    /** Every name and graph the workflow had: `list`, `get`, `restore`. */
+    readonly revisions: WorkflowRevisions;
 
     constructor(client: Flowctl) {
         this.#client = client;
+        this.revisions = new WorkflowRevisions(client);
     }
 
     /**
@@ -43,19 +56,29 @@ export class Workflows {
         return (await this.#client.request({ ...options, method: 'GET', path: `/api/workflows/${encodeURIComponent(workflowId)}` })).body as Workflow;
     }
 
-    /** Changes name, graph or webhook (keys left out keep their value). Runs already enqueued keep their graph. */
-    async update(workflowId: string, change: WorkflowUpdateParams, options?: RequestOptions): Promise<Workflow> {
-        const res = await this.#client.request({ ...options, method: 'PATCH', path: `/api/workflows/${encodeURIComponent(workflowId)}`, json: change });
+    /**
+     * Changes name, graph or webhook, or pauses (keys left out keep their value); a change of name or
+     * graph makes the next revision, `paused` alone none. Runs already enqueued keep their revision. `ifMatch`: see WorkflowUpdateOptions.
+     */
+    async update(workflowId: string, change: WorkflowUpdateParams, options: WorkflowUpdateOptions = {}): Promise<Workflow> {
+        const { ifMatch, ...rest } = options;
+        const res = await this.#client.request({
+            ...rest,
+            method: 'PATCH',
+            path: `/api/workflows/${encodeURIComponent(workflowId)}`,
+            json: change,
+            headers: ifMatchHeader(rest.headers, ifMatch)
+        });
         return res.body as Workflow;
     }
 
     /** Pauses the workflow's schedule (no tick runs) and hook (it answers 409) until `resume()`. */
-    async pause(workflowId: string, options?: RequestOptions): Promise<Workflow> {
+    async pause(workflowId: string, options?: WorkflowUpdateOptions): Promise<Workflow> {
         return this.update(workflowId, { paused: true }, options);
     }
 
     /** Resumes the schedule at its next tick (ticks missed while paused do not run) and the hook. */
-    async resume(workflowId: string, options?: RequestOptions): Promise<Workflow> {
+    async resume(workflowId: string, options?: WorkflowUpdateOptions): Promise<Workflow> {
         return this.update(workflowId, { paused: false }, options);
     }
 

@@ -15,7 +15,9 @@ import { sql as runSlots } from './014-run-slots.js';
 import { sql as leaseVitals } from './015-lease-vitals.js';
 import { sql as apiTokenSessions } from './016-api-token-sessions.js';
 import { sql as aiPreviewReplies } from './017-ai-preview-replies.js';
+import { sql as suppressions } from './020-suppressions.js';
 import { sql as schedules } from './024-schedules.js';
+import { sql as revisions } from './027-revisions.js';
 
 export interface Migration {
     id: number;
@@ -40,5 +42,7 @@ export const migrations: Migration[] = [
     { id: 15, name: '015-lease-vitals', sql: leaseVitals },
     { id: 16, name: '016-api-token-sessions', sql: apiTokenSessions },
     { id: 17, name: '017-ai-preview-replies', sql: aiPreviewReplies },
-    { id: 24, name: '024-schedules', sql: schedules }
+    { id: 20, name: '020-suppressions', sql: suppressions },
+    { id: 24, name: '024-schedules', sql: schedules },
+    { id: 27, name: '027-revisions', sql: revisions }
 ];
