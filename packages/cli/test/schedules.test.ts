@@ -56,7 +56,7 @@ describe('schedules', () => {
         expect((await flowctl(['run', 'Daily digest', '--watch'], { home })).code).toBe(0);
         const runs = await flowctl(['runs', 'list', 'Daily digest'], { home });
         expect(runs.stdout).toMatch(/TRIGGER/);
-        expect(runs.stdout).toMatch(/SUCCESS +manual/);
+        expect(runs.stdout).toMatch(/SUCCESS +1 +manual/);
     });
 
     it('pausing a workflow without a schedule or hook fails with exit 1 saying why', async () => {
