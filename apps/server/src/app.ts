@@ -12,6 +12,7 @@ import { createHttpServer } from './http/server.js';
 import { createMailer } from './mail/mailer.js';
 import { accountRoutes } from './routes/accounts.js';
 import { googleRoutes } from './routes/google.js';
+import { hookRoutes } from './routes/hooks.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { deliveryRoutes } from './routes/deliveries.js';
@@ -55,6 +56,7 @@ const routeTable = (ctx: Context, services: Services): ServerRoute[] => [
     ...deliveryRoutes(services),
     ...previewRoutes(services),
     ...googleRoutes(services),
+    ...hookRoutes(ctx, services),
     ...suppressionRoutes(services),
     ...unsubscribeRoutes(services)
 ];

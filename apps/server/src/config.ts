@@ -82,6 +82,8 @@ export interface Config {
     runNoProgressMs: number;
     /** Finished runs, with their node states and delivery records, are deleted this many days after they ended. */
     runRetentionDays: number;
+    /** Schedules: the most recent tick missed while no worker ran still runs if at most this old; a schedule may fire at most once per `minIntervalSeconds`. */
+    schedule: { catchUpSeconds: number; minIntervalSeconds: number };
     logLevel: string;
     /** `mailPerIp`: sign-up, resend and password-reset requests (each may send an e-mail) per client network and window. */
     rateLimit: { perAccount: number; perIp: number; windowSeconds: number; mailPerIp: number };
@@ -194,6 +196,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             mailPerIp: positiveInt('RATE_LIMIT_MAIL_PER_IP', env.RATE_LIMIT_MAIL_PER_IP, 20)
         },
         publicUrl: optional(env.PUBLIC_URL),
+        schedule: {
+            catchUpSeconds: positiveInt('SCHEDULE_CATCH_UP_SECONDS', env.SCHEDULE_CATCH_UP_SECONDS, 3600),
+            minIntervalSeconds: positiveInt('SCHEDULE_MIN_INTERVAL_SECONDS', env.SCHEDULE_MIN_INTERVAL_SECONDS, 1)
+        },
         allowPrivateNetwork: flag('ALLOW_PRIVATE_NETWORK', env.ALLOW_PRIVATE_NETWORK),
         bounce: {
             smtpPort: env.BOUNCE_SMTP_PORT === undefined || env.BOUNCE_SMTP_PORT === '' ? null : env.BOUNCE_SMTP_PORT === '0' ? 0 : positiveInt('BOUNCE_SMTP_PORT', env.BOUNCE_SMTP_PORT, 0),

@@ -45,12 +45,13 @@ describe('migration 027 on an earlier store', () => {
             return id;
         };
         const runs: { id: string; graph: object }[] = [];
-        const run = async (workflowId: string, graph: object, hours: number, retryOf: string | null = null) => {
+        // Runs a schedule or a hook started (migration 024, applied before 027) keep what started them.
+        const run = async (workflowId: string, graph: object, hours: number, retryOf: string | null = null, trigger: 'manual' | 'schedule' | 'webhook' = 'manual') => {
             const id = newId('run');
             await db.query(
-                `INSERT INTO runs (id, account_id, workflow_id, graph, status, created_at, started_at, completed_at, result, retry_of)
-                 VALUES ($1, $2, $3, $4::jsonb, 'SUCCESS', $5, $5, $5, '{"totalRows":0,"filteredOut":0,"emailsSent":0}', $6)`,
-                [id, account.accountId, workflowId, JSON.stringify(graph), at(hours), retryOf]
+                `INSERT INTO runs (id, account_id, workflow_id, graph, status, created_at, started_at, completed_at, result, retry_of, trigger_type, scheduled_for)
+                 VALUES ($1, $2, $3, $4::jsonb, 'SUCCESS', $5, $5, $5, '{"totalRows":0,"filteredOut":0,"emailsSent":0}', $6, $7, $8)`,
+                [id, account.accountId, workflowId, JSON.stringify(graph), at(hours), retryOf, trigger, trigger === 'schedule' ? at(hours) : null]
             );
             runs.push({ id, graph });
             return id;
@@ -67,6 +68,8 @@ describe('migration 027 on an earlier store', () => {
         const idle = await workflow(only('x'), 10, 10);
         const steady = await workflow(only('y'), 20, 20);
         await run(steady, only('y'), 21);
+        const ticked = await run(steady, only('y'), 22, null, 'schedule');
+        const hooked = await run(steady, only('y'), 23, null, 'webhook');
         // Graphs equal as values but written with keys in another order are one revision.
         const reordered = await workflow({ edges: [], nodes: [{ data: {}, type: 'TRIGGER', id: 'z' }] }, 30, 30);
         await run(reordered, only('z'), 31);
@@ -102,6 +105,9 @@ describe('migration 027 on an earlier store', () => {
             const detail = await api.get(id);
             expect(detail.nodes.map((n) => n.nodeId)).toEqual((graph as { nodes: { id: string }[] }).nodes.map((n) => n.id));
         }
+
+        expect(await api.get(ticked)).toMatchObject({ revision: 1, trigger: { type: 'schedule', scheduledFor: at(22).toISOString() } });
+        expect(await api.get(hooked)).toMatchObject({ revision: 1, trigger: { type: 'webhook' } });
 
         // The migrated store goes on: a change makes the next revision, a run executes it.
         const changed = await t.request({ method: 'PATCH', url: `/api/workflows/${edited}`, headers: account.headers, payload: { graph: only('d') } });

@@ -35,6 +35,7 @@ export interface RunJson {
     error: string | null;
     result: { totalRows: number; filteredOut: number; emailsSent: number; possiblyDuplicated?: number; unknownOutcome?: number };
     nodes: NodeJson[];
+    trigger: { type: 'manual' | 'schedule' | 'webhook' | 'retry'; scheduledFor?: string };
 }
 
 /** Milliseconds of an ISO timestamp the API returned (which must be there). */

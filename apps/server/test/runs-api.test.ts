@@ -62,7 +62,8 @@ describe('runs: reading, listing, paging and webhooks over HTTP', () => {
         expect(all.headers.link).toBeUndefined();
         expect(all.json.map((r: { runId: string }) => r.runId)).toEqual([...runIds].reverse());
         for (const entry of all.json) {
-            expect(Object.keys(entry).sort()).toEqual(['createdAt', 'revision', 'runId', 'status', 'workflowId']);
+            expect(Object.keys(entry).sort()).toEqual(['createdAt', 'revision', 'runId', 'status', 'trigger', 'workflowId']);
+            expect(entry.trigger).toEqual({ type: 'manual' });
             expect(entry.workflowId).toBe(workflowId);
         }
 

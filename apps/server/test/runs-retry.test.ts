@@ -36,7 +36,7 @@ describe('runs: retrying the failed e-mails of a run', () => {
         expect(res.statusCode, res.payload).toBe(202);
         expect(res.json).toEqual({ runId: expect.any(String), status: 'PENDING', workflowId, triggeredAt: expect.any(String) });
         const retry = await api.waitFor(res.json.runId);
-        expect(retry).toMatchObject({ status: 'SUCCESS', retryOf: failed.runId, error: null, result: { totalRows: 2, filteredOut: 0, emailsSent: 2 } });
+        expect(retry).toMatchObject({ status: 'SUCCESS', retryOf: failed.runId, trigger: { type: 'retry' }, error: null, result: { totalRows: 2, filteredOut: 0, emailsSent: 2 } });
         // The nodes feeding the retried e-mails did their work in the retried run.
         expect(retry.nodes.map((n) => [n.nodeId, n.status, n.output])).toEqual([
             ['start', 'SUCCESS', { reused: true }],

@@ -23,6 +23,8 @@ export interface Applied {
     /** What differs from the server's copy, as paths (`graph.nodes[3].data.subject`). */
     changes: string[];
     uploads: (PlacedFile & { nodeId: string })[];
+    /** A hook URL made by this apply (`webhook: true` in the TRIGGER): shown only now. */
+    hookUrl?: string;
 }
 
 /** Paths where `a` and `b` differ, depth first; whole values where the shapes differ. */
@@ -163,7 +165,13 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
                 : await api.workflows.create({ name: workflow.name, graph: sendable(graph), ...(webhookUrl ? { webhookUrl } : {}) }).catch(async (err: unknown) => {
                       throw await inWorkflowFile(workflow, err);
                   });
-            results.push({ ...base, workflowId: created?.workflowId ?? null, action: dryRun ? 'would create' : 'created', changes: [] });
+            results.push({
+                ...base,
+                workflowId: created?.workflowId ?? null,
+                action: dryRun ? 'would create' : 'created',
+                changes: [],
+                ...(created?.hookUrl ? { hookUrl: created.hookUrl } : {})
+            });
             continue;
         }
 
@@ -172,14 +180,14 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
             continue;
         }
 
-        if (!dryRun) {
-            // Only over the revision compared above: a change made meanwhile is not overwritten unseen.
-            await api.workflows.update(current.id, { graph: sendable(graph), webhookUrl }, { ifMatch: current.revision }).catch(async (err: unknown) => {
-                throw await changedMeanwhile(api, plan, current, err);
-            });
-        }
+        // Only over the revision compared above: a change made meanwhile is not overwritten unseen.
+        const updated = dryRun
+            ? null
+            : await api.workflows.update(current.id, { graph: sendable(graph), webhookUrl }, { ifMatch: current.revision }).catch(async (err: unknown) => {
+                  throw await changedMeanwhile(api, plan, current, err);
+              });
 
-        results.push({ ...base, workflowId: current.id, action: dryRun ? 'would update' : 'updated', changes });
+        results.push({ ...base, workflowId: current.id, action: dryRun ? 'would update' : 'updated', changes, ...(updated?.hookUrl ? { hookUrl: updated.hookUrl } : {}) });
     }
 
     return results;

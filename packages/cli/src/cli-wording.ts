@@ -31,7 +31,8 @@ const COMMAND_FOR_ROUTE: Record<string, string> = {
     'GET /api/workflows/{workflowId}/runs': 'flowctl runs list <workflowId>',
     'GET /api/workflows/runs/{runId}': 'flowctl runs get <runId>',
     'POST /api/workflows/runs/{runId}/cancel': 'flowctl runs cancel <runId>',
-    'POST /api/workflows/runs/{runId}/retry': 'flowctl runs retry <runId>'
+    'POST /api/workflows/runs/{runId}/retry': 'flowctl runs retry <runId>',
+    'POST /api/workflows/{workflowId}/hook/rotate': 'flowctl workflows rotate-hook <workflowId>'
 };
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');

@@ -174,3 +174,16 @@ describe('examples/quickstart.sh', () => {
         }
     });
 });
+
+describe('examples/workflows/daily-digest.yaml', () => {
+    it('run by hand between its ticks, mails every subscribed contact', async () => {
+        const mails = await applyAndRun('daily-digest.yaml', 'Weekday digest');
+        const subscribed = Fs.readFileSync(Path.join(EXAMPLES, 'contacts.csv'), 'utf8')
+            .trim()
+            .split('\n')
+            .slice(1)
+            .filter((line) => /,true(,|$)/i.test(line)).length;
+        expect(mails).toHaveLength(subscribed);
+        expect(mails[0]?.subject).toMatch(/^Your weekday digest, /);
+    });
+});

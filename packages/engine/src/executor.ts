@@ -10,6 +10,7 @@ import { validateGraph } from './graph/validate.js';
 import { type NodeContext, type NodeHandler, NodeFailure, RunCancelled, resolveArray } from './nodes/context.js';
 import { addTally, runAi } from './nodes/ai.js';
 import { runDataSource } from './nodes/data-source.js';
+import { runTrigger } from './nodes/trigger.js';
 import { runFilter } from './nodes/filter.js';
 import { runOutput } from './nodes/output.js';
 import type { TemplateScope } from './templates/index.js';
@@ -27,7 +28,7 @@ import type {
 } from './types.js';
 
 const HANDLERS: Record<NodeType, NodeHandler> = {
-    TRIGGER: async () => ({}),
+    TRIGGER: runTrigger,
     DATA_SOURCE: runDataSource,
     AI: runAi,
     FILTER: runFilter,

@@ -25,6 +25,7 @@ export {
     dataSourceNodes,
     type GraphPlan,
     type GraphValidation,
+    type ValidateOptions,
     MAX_NODE_ID_LENGTH,
     type NodeDataField,
     nodeDataSchemas,
@@ -49,4 +50,5 @@ export {
     type TemplateScope,
     templateRefs
 } from './templates/index.js';
+export { dueTick, isTimeZone, nextTick, type ScheduleOptions, scheduleProblems } from './schedule.js';
 export { SLICE_MS, Slicer } from './slices.js';

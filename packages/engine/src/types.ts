@@ -40,8 +40,21 @@ export interface OutputData {
     html?: string;
 }
 
+/** When a TRIGGER starts runs by itself: `cron` of 5 fields, or 6 with seconds first, in `timezone` (IANA, default UTC). */
+export interface Schedule {
+    cron: string;
+    timezone?: string;
+}
+
+// A type, not an interface: graphs are read as records of unknown values, which an interface is not.
+export type TriggerData = {
+    schedule?: Schedule;
+    /** Runs can also be started by POST /api/hooks/{hookId}; the TRIGGER then outputs `rows` and `count`. */
+    webhook?: boolean;
+};
+
 export interface NodeDataByType {
-    TRIGGER: Record<string, never>;
+    TRIGGER: TriggerData;
     DATA_SOURCE: DataSourceData;
     AI: AiData;
     FILTER: FilterData;
@@ -188,6 +201,8 @@ export interface PortContext {
 /** Everything with side effects reaches the engine through these. The server implements them. */
 export interface Ports {
     loadRows(data: DataSourceData, ctx: PortContext): Promise<Row[]>;
+    /** The rows the run was started with (POSTed to its workflow's hook); none for a run started otherwise. */
+    triggerRows?(ctx: PortContext): Promise<Row[]>;
     /**
      * Asks the model (or returns the reply recorded for this request by an earlier attempt); the engine
      * validates the reply against the schema. Aborting `ctx.signal` must abort a call under way.

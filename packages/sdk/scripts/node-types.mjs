@@ -7,7 +7,14 @@ const BANNER = `// Generated from the engine's node rules (nodeDataSchemas) by \
 
 const NAMES = { TRIGGER: 'Trigger', DATA_SOURCE: 'DataSource', AI: 'Ai', FILTER: 'Filter', OUTPUT: 'Output' };
 
-const fieldType = (field) => (field.kind === 'output' ? "{ name: string; type: 'string' | 'array' }[]" : 'string');
+const FIELD_TYPES = {
+    string: 'string',
+    output: "{ name: string; type: 'string' | 'array' }[]",
+    schedule: '{ cron: string; timezone?: string }',
+    boolean: 'boolean'
+};
+
+const fieldType = (field) => FIELD_TYPES[field.kind];
 
 /** The members of one data type: `name: T;` or `name?: T;`, in the engine's order. */
 const members = (fields, required = (field) => field.required, never = []) => [

@@ -57,9 +57,14 @@ export type SuppressionsAdded = ResponseBody<'/api/suppressions', 'post', 200>;
 /** A graph sent is checked by type: a node's `type` decides its `data` (GraphInput, from the engine's rules). */
 export type WorkflowCreateParams = WithGraph<RequestJson<'/api/workflows', 'post'>>;
 export type WorkflowCreated = ResponseBody<'/api/workflows', 'post', 201>;
-export type WorkflowUpdateParams = Partial<WorkflowCreateParams>;
+/** Keys left out keep their value; `paused` pauses or resumes the workflow's schedule and hook. */
+export type WorkflowUpdateParams = Partial<WorkflowCreateParams> & { paused?: boolean };
 export type Workflow = WithGraph<ResponseBody<'/api/workflows/{workflowId}', 'get', 200>>;
 export type WorkflowSummary = WithGraph<ResponseBody<'/api/workflows', 'get', 200>[number]>;
+/** A scheduled workflow's schedule as get and list show it: `nextRunAt` (null while paused) and the ticks skipped. */
+export type WorkflowSchedule = NonNullable<Workflow['schedule']>;
+/** A new hook URL (`workflows.rotateHook()`); the old one answers 404 from then on. */
+export type HookRotated = ResponseBody<'/api/workflows/{workflowId}/hook/rotate', 'post', 200>;
 export type WorkflowRevisionSummary = ResponseBody<'/api/workflows/{workflowId}/revisions', 'get', 200>[number];
 export type WorkflowRevision = WithGraph<ResponseBody<'/api/workflows/{workflowId}/revisions/{revision}', 'get', 200>>;
 
@@ -77,6 +82,8 @@ export type Run = Omit<RunDetailBody, 'nodes'> & { nodes: RunNode[] };
 export type RunSummary = ResponseBody<'/api/workflows/{workflowId}/runs', 'get', 200>[number];
 /** A run in the account's list across workflows (`client.runs.recent()`). */
 export type RecentRun = ResponseBody<'/api/runs', 'get', 200>[number];
+/** What started a run: `manual`, `schedule` (with `scheduledFor`, its tick), `webhook` or `retry`. */
+export type RunTrigger = Run['trigger'];
 export type NodeOutputPage = ResponseBody<'/api/workflows/runs/{runId}/nodes/{nodeId}/output', 'get', 200>;
 /** One element of an OUTPUT node in a run's delivery ledger: its recipient and what became of it. */
 export type Delivery = ResponseBody<'/api/workflows/runs/{runId}/deliveries', 'get', 200>[number];

@@ -151,6 +151,24 @@ describe('every resource against a real server', () => {
         await expect(client.workflows.retrieve(created.workflowId)).rejects.toBeInstanceOf(NotFoundError);
     });
 
+    it('workflows: a schedule with nextRunAt, pause and resume; a hook URL at create, rotateHook', async () => {
+        const schedule = { cron: '0 9 * * 1-5', timezone: 'Europe/Berlin' };
+        const { workflowId } = await client.workflows.create({ name: randomName('sched'), graph: { nodes: [{ id: 'start', type: 'TRIGGER', data: { schedule } }], edges: [] } });
+        const got = await client.workflows.retrieve(workflowId);
+        expect(got.schedule).toEqual({ ...schedule, nextRunAt: expect.any(String), paused: false, skippedTicks: 0 });
+        expect((await client.workflows.pause(workflowId)).schedule).toMatchObject({ paused: true, nextRunAt: null });
+        expect((await client.workflows.resume(workflowId)).schedule).toMatchObject({ paused: false, nextRunAt: got.schedule?.nextRunAt });
+        const bad = await client.workflows.create({ name: randomName('sched'), graph: { nodes: [{ id: 'start', type: 'TRIGGER', data: { schedule: { cron: '61 * * * *' } } }], edges: [] } }).catch((e: unknown) => e);
+        expect(bad).toBeInstanceOf(BadRequestError);
+        expect((bad as BadRequestError).details).toEqual([{ path: 'graph.nodes[0].data.schedule.cron', message: expect.any(String) }]);
+
+        const hooked = await client.workflows.create({ name: randomName('hook'), graph: { nodes: [{ id: 'start', type: 'TRIGGER', data: { webhook: true } }], edges: [] } });
+        expect(hooked.hookUrl).toMatch(/\/api\/hooks\/[A-Za-z0-9_-]{43}$/);
+        const { hookUrl } = await client.workflows.rotateHook(hooked.workflowId);
+        expect(hookUrl).not.toBe(hooked.hookUrl);
+        await expect(client.workflows.rotateHook(workflowId)).rejects.toBeInstanceOf(ConflictError);
+    });
+
     it('workflows.preview: the first e-mails and the counts, sending nothing; an unsaved graph; bad input is a BadRequestError', async () => {
         const upload = await client.uploads.create(Buffer.from(csv(4)), { filename: 'preview.csv' });
         const { workflowId } = await client.workflows.create({ name: randomName('preview'), graph: newsletter(upload.uploadId) });

@@ -1,6 +1,8 @@
 import type * as Hapi from '@hapi/hapi';
 import type { Logger } from 'pino';
 
+import { loggedPath } from './redact.js';
+
 /**
  * One line per request with its id. Paths are logged without their query string, so tokens passed
  * as `?access_token=` never reach the logs; bodies and headers are never logged.
@@ -21,7 +23,7 @@ export const registerLogging = (server: Hapi.Server, log: Logger): void => {
         const line = {
             reqId: request.info.id,
             method: request.method.toUpperCase(),
-            path: request.path,
+            path: loggedPath(request.path),
             statusCode,
             ms: Date.now() - request.info.received,
             accountId: request.auth.credentials?.user?.accountId

@@ -129,7 +129,8 @@ const operation = (route: Hapi.RequestRoute, components: Record<string, JsonSche
     const settings = route.settings as unknown as LooseSettings;
     const hints = settings.plugins?.openapi ?? {};
     const validate = settings.validate ?? {};
-    const secured = settings.auth !== false;
+    // A hook's URL is its credential (POST /api/hooks/{hookId}): no bearer token.
+    const secured = settings.auth !== false && !(settings.auth as { strategies?: string[] } | undefined)?.strategies?.includes('hook');
 
     const op: Record<string, unknown> = { operationId: settings.id ?? operationId(route.method, route.path) };
     if (settings.description) {

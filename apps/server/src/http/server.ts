@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import type { Services } from '../services/index.js';
 import { API_TOKEN_STRATEGY, registerApiTokenAuth } from './api-token-auth.js';
 import { registerAuth } from './auth.js';
+import { registerHookAuth } from './hook-auth.js';
 import { registerConditionalRequests } from './conditional.js';
 import { createListener } from './connections.js';
 import { registerLogging } from './logging.js';
@@ -51,6 +52,7 @@ export const createHttpServer = async (ctx: Context, services: Services, routes:
     registerConditionalRequests(server);
     registerUrlCredentials(server);
     registerApiTokenAuth(server, services.apiTokens);
+    registerHookAuth(server, services.hooks);
     // hapi tries these in order; the API-token scheme passes anything not `flc_…` on to the JWT check.
     server.auth.default({ strategies: [API_TOKEN_STRATEGY, 'jwt'] });
     server.route(ownedFirst(routes));

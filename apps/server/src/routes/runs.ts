@@ -7,6 +7,7 @@ import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
 import { firstEntityTag, preferredWait, watchHeaders } from '../http/watch.js';
 import { nextLink } from '../http/paging.js';
 import type { Services } from '../services/index.js';
+import { triggerView } from './schedule-views.js';
 
 export const DEFAULT_RUN_PAGE = 50;
 export const MAX_RUN_PAGE = 500;
@@ -75,10 +76,18 @@ const runDetail = Joi.object({
         .required()
         .description('Final once the run is terminal; while it runs, rows loaded and e-mails sent so far'),
     nodes: Joi.array().items(nodeView).required().description('In graph order'),
-    retryOf: Joi.string().description('For a retry run: the run it retries (POST …/runs/{runId}/retry)')
+    retryOf: Joi.string().description('For a retry run: the run it retries (POST …/runs/{runId}/retry)'),
+    trigger: triggerView.required()
 });
 
-const runEntry = Joi.object({ runId: Joi.string().required(), workflowId: Joi.string().required(), revision: revision.required(), status: runStatus.required(), createdAt: timestamp.required() });
+const runEntry = Joi.object({
+    runId: Joi.string().required(),
+    workflowId: Joi.string().required(),
+    revision: revision.required(),
+    status: runStatus.required(),
+    createdAt: timestamp.required(),
+    trigger: triggerView.required()
+});
 
 const outputPage = Joi.object({
     runId: Joi.string().required(),

@@ -9,7 +9,9 @@ import { explainPayloadErrors, formatBytes } from '../http/payload.js';
 import { withoutCredentials } from '../outbound.js';
 import type { Services } from '../services/index.js';
 import type { ListQuery } from '../services/paging.js';
-import type { WorkflowInput, WorkflowRecord } from '../services/workflows.js';
+import type { TriggerView } from '../services/schedules.js';
+import type { SavedWorkflow, WorkflowInput } from '../services/workflows.js';
+import { scheduleView } from './schedule-views.js';
 
 export const MAX_NODES = 500;
 export const MAX_EDGES = 5000;
@@ -48,16 +50,19 @@ const webhookUrl = Joi.string()
     .description('POSTed a signed run summary when a run ends; null removes it');
 
 const graphView = Joi.object({ nodes: Joi.array().required(), edges: Joi.array().required() });
-const created = Joi.object({ workflowId: Joi.string().required(), name: Joi.string().required(), createdAt: Joi.string().isoDate().required() });
+const hookUrl = Joi.string().description("The URL that starts a run (POST rows to it); shown only when made. Keep it secret: it needs no sign-in").optional();
+const created = Joi.object({ workflowId: Joi.string().required(), name: Joi.string().required(), createdAt: Joi.string().isoDate().required(), hookUrl });
 const revision = Joi.number().integer().min(1).description('Current revision: 1 at creation, one more for each change of name or graph');
 const listItem = Joi.object({
     id: Joi.string().required(),
     name: Joi.string().required(),
     graph: graphView.required(),
     revision: revision.required(),
-    createdAt: Joi.string().isoDate().required()
+    createdAt: Joi.string().isoDate().required(),
+    ...scheduleView
 });
-export const workflowDetail = listItem.keys({ updatedAt: Joi.string().isoDate().required(), webhookUrl: Joi.string().optional() });
+export const workflowDetail = listItem.keys({ updatedAt: Joi.string().isoDate().required(), webhookUrl: Joi.string().optional(), hookUrl });
+const paused = Joi.boolean().description("Pauses (true) or resumes (false) the workflow's schedule and hook; a resumed schedule starts at its next tick, with no backlog. Alone it makes no revision");
 
 const params = Joi.object({ workflowId: Joi.string().required() });
 
@@ -69,7 +74,7 @@ const payload = {
     })
 };
 
-export const toDetail = (workflow: WorkflowRecord) => ({
+const toDetail = (workflow: SavedWorkflow, trigger: TriggerView | undefined) => ({
     id: workflow.id,
     name: workflow.name,
     graph: workflow.graph,
@@ -77,8 +82,13 @@ export const toDetail = (workflow: WorkflowRecord) => ({
     createdAt: workflow.createdAt.toISOString(),
     updatedAt: workflow.updatedAt.toISOString(),
     // Credentials in the URL are used when posting, never shown back.
-    ...(workflow.webhookUrl ? { webhookUrl: withoutCredentials(workflow.webhookUrl) } : {})
+    ...(workflow.webhookUrl ? { webhookUrl: withoutCredentials(workflow.webhookUrl) } : {}),
+    ...trigger,
+    ...(workflow.hookUrl ? { hookUrl: workflow.hookUrl } : {})
 });
+
+/** The get shape: the workflow with its schedule and hook state (restore answers it too). */
+export const withTrigger = async (services: Services, workflow: SavedWorkflow) => toDetail(workflow, (await services.schedules.views([workflow])).get(workflow.id));
 
 export const workflowRoutes = (services: Services): ServerRoute[] => [
     {
@@ -99,7 +109,9 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         },
         handler: idempotent(services.idempotency, async (request, h) => {
             const workflow = await services.workflows.create(accountIdOf(request), request.payload as WorkflowInput);
-            return h.response({ workflowId: workflow.id, name: workflow.name, createdAt: workflow.createdAt.toISOString() }).code(201);
+            return h
+                .response({ workflowId: workflow.id, name: workflow.name, createdAt: workflow.createdAt.toISOString(), ...(workflow.hookUrl ? { hookUrl: workflow.hookUrl } : {}) })
+                .code(201);
         })
     },
     {
@@ -114,7 +126,8 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         },
         handler: async (request, h) => {
             const page = await services.workflows.list(accountIdOf(request), request.query as ListQuery);
-            const items = page.items.map((w) => ({ id: w.id, name: w.name, graph: w.graph, revision: w.revision, createdAt: w.createdAt.toISOString() }));
+            const triggers = await services.schedules.views(page.items);
+            const items = page.items.map((w) => ({ id: w.id, name: w.name, graph: w.graph, revision: w.revision, createdAt: w.createdAt.toISOString(), ...triggers.get(w.id) }));
             return pageResponse(h, request, { items, next: page.next });
         }
     },
@@ -133,7 +146,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         },
         handler: async (request, h) => {
             const workflow = await services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
-            return h.response(toDetail(workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
+            return h.response(await withTrigger(services, workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
         }
     },
     {
@@ -141,15 +154,15 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         path: '/api/workflows/{workflowId}',
         options: {
             tags: ['api', 'workflows'],
-            description: 'Change a workflow’s name, graph or webhook',
-            notes: 'Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither makes none. With If-Match ("r<revision>", the ETag of GET), 412 when the workflow has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.',
+            description: 'Change a workflow’s name, graph or webhook, or pause and resume it',
+            notes: 'Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither (webhookUrl, paused) makes none. With If-Match ("r<revision>", the ETag of GET), 412 when the workflow has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.',
             payload,
             validate: {
                 params,
                 headers: ifMatchHeaders,
-                payload: Joi.object({ name, graph, webhookUrl })
+                payload: Joi.object({ name, graph, webhookUrl, paused })
                     .min(1)
-                    .messages({ 'object.min': 'send at least one of name, graph, webhookUrl' }),
+                    .messages({ 'object.min': 'send at least one of name, graph, webhookUrl, paused' }),
                 options: { abortEarly: false }
             },
             response: { status: { 200: workflowDetail } },
@@ -159,7 +172,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
             const { workflowId } = request.params as { workflowId: string };
             const ifRevision = ifMatchRevision(request.headers['if-match'] as string | undefined);
             const workflow = await services.workflows.update(accountIdOf(request), workflowId, request.payload as Partial<WorkflowInput>, ifRevision);
-            return h.response(toDetail(workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
+            return h.response(await withTrigger(services, workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
         }
     },
     {

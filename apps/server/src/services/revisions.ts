@@ -3,7 +3,7 @@ import Boom from '@hapi/boom';
 import type { Context } from '../context.js';
 import { getRevision, listRevisions, type RevisionEntry, type RevisionRecord } from '../store/revisions.js';
 import type { ListPage, ListQuery } from './paging.js';
-import type { WorkflowRecord, WorkflowsService } from './workflows.js';
+import type { SavedWorkflow, WorkflowsService } from './workflows.js';
 
 export type { RevisionEntry, RevisionRecord } from '../store/revisions.js';
 
@@ -16,7 +16,7 @@ export interface RevisionsService {
      * Makes the workflow's name and graph those of `revision` again, as a new revision (checked like
      * any change: an upload it reads may be gone). Restoring what is current changes nothing.
      */
-    restore(accountId: string, workflowId: string, revision: number, ifRevision?: number): Promise<WorkflowRecord>;
+    restore(accountId: string, workflowId: string, revision: number, ifRevision?: number): Promise<SavedWorkflow>;
 }
 
 /** Cursors are opaque to clients: the revision the page ended at. */

@@ -48,7 +48,20 @@ export interface RunDetail {
     nodes: NodeView[];
     /** For a retry run: the run whose failed e-mails it sends again. */
     retryOf?: string;
+    trigger: RunTrigger;
 }
+
+/** What started a run; a scheduled run also names its tick. */
+export interface RunTrigger {
+    type: 'manual' | 'schedule' | 'webhook' | 'retry';
+    scheduledFor?: string;
+}
+
+/** A retry is told by the run it retries; the others by the kind the run was inserted with. */
+const triggerOf = (row: { retry_of: string | null; trigger_type: string | null; scheduled_for: Date | null }): RunTrigger =>
+    row.retry_of
+        ? { type: 'retry' }
+        : { type: (row.trigger_type ?? 'manual') as RunTrigger['type'], ...(row.scheduled_for ? { scheduledFor: new Date(row.scheduled_for).toISOString() } : {}) };
 
 export interface EnqueuedRun {
     runId: string;
@@ -63,6 +76,7 @@ export interface RunListEntry {
     revision: number;
     status: RunStatus;
     createdAt: string;
+    trigger: RunTrigger;
 }
 
 export interface RunPage {
@@ -180,7 +194,8 @@ export const toRunDetail = (row: Store.RunRow): RunDetail => {
         error: row.error,
         result,
         nodes,
-        ...(row.retry_of ? { retryOf: row.retry_of } : {})
+        ...(row.retry_of ? { retryOf: row.retry_of } : {}),
+        trigger: triggerOf(row)
     };
 };
 
@@ -281,7 +296,8 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
                     workflowId: row.workflow_id,
                     revision: row.revision as number,
                     status: row.status as RunStatus,
-                    createdAt: (row.created_at as Date).toISOString()
+                    createdAt: (row.created_at as Date).toISOString(),
+                    trigger: triggerOf(row)
                 })),
                 next: more ? encodeCursor(page[page.length - 1]?.seq as number) : null
             };

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { badRequest, type ProblemDetail } from './errors.js';
 import { columnProblems, newColumnProblems } from './graph-columns.js';
 import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
+import type { SchedulesService } from './schedules.js';
 import { newId } from '../ids.js';
 import { refusedTarget } from '../outbound.js';
 import { cancelWorkflowRuns, runsHoldingWorkflow } from '../store/runs.js';
@@ -20,20 +21,25 @@ export interface WorkflowInput {
     /** Checked here: its envelope (arrays, sizes) was checked by the route. */
     graph: unknown;
     webhookUrl?: string | null;
+    /** Pauses or resumes the workflow's schedule and hook. */
+    paused?: boolean;
 }
 
+/** A workflow as create and PATCH answer it: with its hook's URL when one was made by this request. */
+export type SavedWorkflow = WorkflowRecord & { hookUrl?: string };
+
 export interface WorkflowsService {
-    create(accountId: string, input: WorkflowInput): Promise<WorkflowRecord>;
+    create(accountId: string, input: WorkflowInput): Promise<SavedWorkflow>;
     /** Newest first. */
     /** Newest first; `next` is the cursor of the next page. */
     list(accountId: string, query: ListQuery): Promise<ListPage<WorkflowRecord>>;
     /** The stored workflow; 404 when unknown or another account's. For the run worker too. */
     getWorkflow(accountId: string, workflowId: string): Promise<WorkflowRecord>;
     /**
-     * A change of name or graph makes the next revision. `ifRevision` (from If-Match): 412 unless it
-     * is still the current revision, checked by the statement that writes.
+     * A change of name or graph makes the next revision; pausing alone makes none. `ifRevision` (from
+     * If-Match): 412 unless it is still the current revision, checked by the statement that writes.
      */
-    update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>, ifRevision?: number): Promise<WorkflowRecord>;
+    update(accountId: string, workflowId: string, changes: Partial<WorkflowInput>, ifRevision?: number): Promise<SavedWorkflow>;
     /** Checks a graph as create does (400 with every problem); for a preview of an unsaved edit. */
     check(accountId: string, graph: unknown): Promise<Graph>;
     /**
@@ -74,7 +80,7 @@ const uploadMentions = (graph: unknown): { uploadId: string; path: string }[] =>
 
 const SHOWN_IN_MESSAGE = 3;
 
-export const createWorkflowsService = (ctx: Context): WorkflowsService => {
+export const createWorkflowsService = (ctx: Context, schedules: SchedulesService): WorkflowsService => {
     const workflows = workflowsStore(ctx.db);
     const uploads = uploadsStore(ctx.db);
 
@@ -85,7 +91,7 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
      */
     const checkGraph = async (accountId: string, graph: unknown, previous?: unknown): Promise<Graph> => {
         const problems: ProblemDetail[] = [];
-        const validation = validateGraph(graph);
+        const validation = validateGraph(graph, { minScheduleIntervalSeconds: ctx.config.schedule.minIntervalSeconds });
         if (!validation.ok) {
             for (const problem of validation.problems) {
                 problems.push({ path: problem.path ? `graph.${problem.path}` : 'graph', message: problem.message });
@@ -131,7 +137,9 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
         async create(accountId, input) {
             checkWebhookUrl(input.webhookUrl);
             const graph = await checkGraph(accountId, input.graph);
-            return await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
+            const workflow = await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
+            const { hookUrl } = await schedules.sync(workflow.id, graph);
+            return hookUrl ? { ...workflow, hookUrl } : workflow;
         },
         check: (accountId, graph) => checkGraph(accountId, graph),
         async list(accountId, query) {
@@ -165,17 +173,26 @@ export const createWorkflowsService = (ctx: Context): WorkflowsService => {
                 changes.webhookUrl = input.webhookUrl;
             }
 
-            const workflow = await workflows.update(accountId, workflowId, changes, ifRevision);
-            if (workflow) {
-                return workflow;
+            // Only pausing changes nothing of the workflow itself: its revision is only checked.
+            const workflow =
+                Object.keys(changes).length > 0
+                    ? await workflows.update(accountId, workflowId, changes, ifRevision)
+                    : await workflows.find(accountId, workflowId).then((found) => (found && (ifRevision === undefined || found.revision === ifRevision) ? found : null));
+            if (!workflow) {
+                const current = ifRevision === undefined ? null : await workflows.find(accountId, workflowId);
+                if (!current) {
+                    throw notFound(workflowId);
+                }
+
+                throw staleRevision(workflowId, ifRevision as number, current.revision);
             }
 
-            const current = ifRevision === undefined ? null : await workflows.find(accountId, workflowId);
-            if (!current) {
-                throw notFound(workflowId);
+            const { hookUrl } = changes.graph ? await schedules.sync(workflowId, changes.graph) : { hookUrl: null };
+            if (input.paused !== undefined) {
+                await schedules.pause(accountId, workflowId, input.paused);
             }
 
-            throw staleRevision(workflowId, ifRevision as number, current.revision);
+            return hookUrl ? { ...workflow, hookUrl } : workflow;
         },
         async remove(accountId, workflowId) {
             if (!(await workflows.find(accountId, workflowId))) {

@@ -26,8 +26,9 @@ export interface EnqueuedRow {
  * CTE `wake`: when the statement's run was inserted while a drain holds the workflow's lease (CTE
  * `held`), notifies the job channel so that the drain, in whichever process, claims it without
  * lingering to the end (worker/drain-wakes.ts). Part of the enqueue's own statement: no round trip.
+ * Every statement that inserts a run uses it (scheduled and hook runs too: store/schedules.ts).
  */
-const WAKE = (wf: string) => `
+export const WAKE = (wf: string) => `
     wake AS (
         SELECT pg_notify('${JOB_CHANNEL}', json_build_object('jobId', ${wf}::text, 'jobName', '${DRAIN_WAKE}', 'nextRunAt', NULL,
                                                    'priority', 0, 'timestamp', now())::text)
@@ -73,8 +74,8 @@ export const enqueueRetryRun = (
         'flowctl_runs_enqueueRetryRun',
         `WITH source AS (SELECT workflow_id FROM runs WHERE id = $2 AND account_id = $3),
          run AS (
-             INSERT INTO runs (id, account_id, workflow_id, revision, status, retry_of)
-             SELECT $1, s.account_id, s.workflow_id, CASE WHEN $5::boolean THEN w.revision ELSE s.revision END, 'PENDING', s.id
+             INSERT INTO runs (id, account_id, workflow_id, revision, status, retry_of, trigger_upload_id)
+             SELECT $1, s.account_id, s.workflow_id, CASE WHEN $5::boolean THEN w.revision ELSE s.revision END, 'PENDING', s.id, s.trigger_upload_id
              FROM runs s JOIN workflows w ON w.id = s.workflow_id WHERE s.id = $2 AND s.account_id = $3
              RETURNING created_at, workflow_id, revision
          ), replies AS (
@@ -103,6 +104,8 @@ export interface ClaimedRunRow {
     handed_back: boolean;
     /** Set for a retry run: the run whose failed e-mails it sends again. */
     retry_of: string | null;
+    /** Rows posted to the workflow's hook, kept as an upload (a run started by its hook). */
+    trigger_upload_id: string | null;
 }
 
 /**
@@ -125,7 +128,7 @@ const NEXT = (wf: string, exclude: string, when: string) => `
             handed_back = FALSE
         FROM next WHERE r.id = next.id
         RETURNING r.id, r.account_id, r.workflow_id, ${REVISION_GRAPH('r')} AS graph, r.cancel_requested_at, r.takeovers, r.created_at, r.started_at,
-                  next.status AS previous_status, next.handed_back, r.retry_of
+                  next.status AS previous_status, next.handed_back, r.retry_of, r.trigger_upload_id
     )`;
 
 /**
@@ -272,6 +275,8 @@ export interface RunRow {
     result: (RunResult & { possiblyDuplicated?: number }) | null;
     error: string | null;
     retry_of: string | null;
+    trigger_type: 'manual' | 'schedule' | 'webhook';
+    scheduled_for: Date | null;
     /** Node rows as JSON (timestamps as text). */
     nodes: Omit<NodeRow, 'output'>[] | null;
 }
@@ -281,7 +286,7 @@ export const getRun = (db: Queryable, accountId: string, runId: string): Promise
         db,
         'flowctl_runs_getRun',
         `SELECT r.id, r.workflow_id, r.status, ${REVISION_GRAPH('r')} AS graph, r.revision, r.created_at, r.started_at, r.completed_at,
-                r.cancel_requested_at, r.result, r.error, r.retry_of,
+                r.cancel_requested_at, r.result, r.error, r.retry_of, r.trigger_type, r.scheduled_for,
                 (SELECT jsonb_agg(jsonb_build_object('node_id', n.node_id, 'status', n.status, 'error', n.error,
                         'started_at', n.started_at, 'completed_at', n.completed_at, 'summary', n.summary))
                  FROM run_nodes n WHERE n.run_id = r.id) AS nodes
@@ -296,6 +301,9 @@ export interface RunListRow {
     revision: number | null;
     created_at: Date | null;
     seq: number | null;
+    retry_of: string | null;
+    trigger_type: 'manual' | 'schedule' | 'webhook' | null;
+    scheduled_for: Date | null;
 }
 
 /**
@@ -312,9 +320,9 @@ export const listRuns = (
     return prepared<RunListRow>(
         db,
         `flowctl_runs_listRuns_${page.order}`,
-        `SELECT w.id AS workflow_id, r.id, r.status, r.revision, r.created_at, r.seq
+        `SELECT w.id AS workflow_id, r.id, r.status, r.revision, r.created_at, r.seq, r.retry_of, r.trigger_type, r.scheduled_for
          FROM workflows w LEFT JOIN LATERAL (
-             SELECT id, status, revision, created_at, seq FROM runs
+             SELECT id, status, revision, created_at, seq, retry_of, trigger_type, scheduled_for FROM runs
              WHERE workflow_id = w.id
                AND ($3::bigint IS NULL OR (created_at, seq) ${cmp} (SELECT created_at, seq FROM runs WHERE seq = $3))
              ORDER BY created_at ${dir}, seq ${dir}

@@ -370,6 +370,7 @@ export const runOne = async (
             originRunId: rederived && source ? source.origin_run_id : (retryRows?.[0]?.origin_run_id ?? run.id),
             workflowId: run.workflow_id,
             accountId: run.account_id,
+            triggerUploadId: run.trigger_upload_id,
             lease,
             journal,
             resumed,

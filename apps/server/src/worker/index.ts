@@ -15,6 +15,7 @@ import { releaseLeakedLocks, runningCount } from './agenda-repair.js';
 import { journaledRuns, removeRunJournal } from './delivery-journal.js';
 import { type DrainEnv, drainWorkflow } from './drain.js';
 import { orderDrainJobs } from './drain-order.js';
+import { createScheduleTicks } from './schedule-ticks.js';
 import { RunSlots } from './slots.js';
 import { createRunMetrics } from './metrics.js';
 import type { RunDeps } from './ports.js';
@@ -67,6 +68,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
     let draining = 0;
     const drains = config.runConcurrency * DRAINS_PER_SLOT;
     const slots = new RunSlots(config.runConcurrency);
+    const ticks = createScheduleTicks(ctx);
     // Once no drain has run here for a moment (what its last run held, socket buffers and records
     // still being written included, is unreachable by then), the heap a big run grew is given back.
     const heapCheck = setTimeout(() => draining === 0 && giveBackHeap(), HEAP_CHECK_DELAY_MS);
@@ -270,12 +272,14 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             cleaner.unref();
             watchdog = setInterval(watch, Math.max(200, Math.min(leaseMs, 5_000)));
             watchdog.unref();
+            ticks.start();
             log.info({ holder, concurrency: config.runConcurrency, drains }, 'run worker started');
         },
 
         async stop() {
             clearTimeout(heapCheck);
             stopping = true;
+            await ticks.stop();
             if (sweeper) {
                 clearInterval(sweeper);
             }

@@ -59,6 +59,8 @@ export interface PortsRun {
     originRunId: string;
     workflowId: string;
     accountId: string;
+    /** The upload holding the rows posted to the workflow's hook for this run, if it was started so. */
+    triggerUploadId?: string | null;
     lease: Lease;
     /** This attempt's local notes of what it sent; they also read an earlier attempt's. */
     journal: DeliveryJournal;
@@ -261,6 +263,17 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     };
 
     return {
+        async triggerRows(ctx) {
+            if (!run.triggerUploadId) {
+                return [];
+            }
+
+            try {
+                return await env.deps.readUploadRows(run.accountId, run.triggerUploadId, ctx.signal);
+            } finally {
+                run.onProgress();
+            }
+        },
         async loadRows(data: DataSourceData, ctx) {
             if (data.driveFileId) {
                 return env.deps.readDriveRows(run.accountId, data.driveFileId, data.sheet);

@@ -11,6 +11,10 @@ import { inline, message } from '../visible.js';
 import { nodeLine, resultLine, resultNotes, watchRun } from '../watch.js';
 import { examples } from './help.js';
 
+/** `schedule 2026-…` for a scheduled run (its tick), else the kind. */
+const triggerText = (trigger: RunSummary['trigger']): string => (trigger.scheduledFor ? `${trigger.type} ${trigger.scheduledFor}` : trigger.type);
+
+
 const DELIVERY_STATUSES = ['sent', 'failed', 'unknown', 'pending', 'suppressed'] as const;
 
 const runNotFound = (runId: string) => [`run '${runId}' not found`, 'see your recent runs: flowctl runs list'] as const;
@@ -99,7 +103,9 @@ export const register: Register = (program, ctx) => {
             const found: RunSummary[] = await firstOf(api.runs.list(workflow.id, { limit: Math.min(limit, 500) }), limit);
 
             emit(c.io, found, () =>
-                found.length === 0 ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}` : table([['RUN', 'STATUS', 'REVISION', 'CREATED'], ...found.map((r) => [r.runId, r.status, String(r.revision), r.createdAt])])
+                found.length === 0
+                    ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}`
+                    : table([['RUN', 'STATUS', 'REVISION', 'TRIGGER', 'CREATED'], ...found.map((r) => [r.runId, r.status, String(r.revision), triggerText(r.trigger), r.createdAt])])
             );
         });
 

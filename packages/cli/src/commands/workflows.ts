@@ -1,5 +1,5 @@
-// workflows create|list|get|rm, and apply.
-import type { WorkflowCreated } from '@flowctl/sdk';
+// workflows create|list|get|rm|pause|resume, and apply.
+import type { WorkflowCreated, WorkflowSummary } from '@flowctl/sdk';
 import type { Command } from 'commander';
 
 import type { Applied } from '../apply.js';
@@ -15,13 +15,17 @@ import { loadWorkflows } from '../workflow-file.js';
 import { examples } from './help.js';
 import { registerRevisions, revisionNumber } from './revisions.js';
 
+/** When a scheduled workflow runs next, as list and get show it. */
+const nextRun = (w: WorkflowSummary): string => (w.schedule ? (w.schedule.paused ? 'paused' : (w.schedule.nextRunAt ?? '')) : w.webhook ? (w.paused ? 'hook, paused' : 'on hook') : '');
+
 const SYMBOL: Record<Applied['action'], string> = { created: '+', updated: '~', unchanged: '=', 'would create': '+', 'would update': '~' };
 
 const appliedLines = (results: Applied[], dryRun: boolean): string[] => {
     const lines = results.flatMap((r) => [
         `${SYMBOL[r.action]} ${r.action.padEnd(12)} ${inline(r.name)}${r.workflowId ? ` (${r.workflowId})` : ''}  ${r.file}`,
         ...r.uploads.filter((u) => u.action !== 'unchanged').map((u) => `    ${u.action} ${u.path} for node ${u.nodeId}${u.uploadId ? ` -> ${u.uploadId}` : ''}`),
-        ...r.changes.map((change) => `    changed: ${change}`)
+        ...r.changes.map((change) => `    changed: ${change}`),
+        ...(r.hookUrl ? [`    hook URL (shown only now; keep it secret): ${r.hookUrl}`] : [])
     ]);
     const writes = results.filter((r) => r.action !== 'unchanged').length;
     lines.push(
@@ -87,7 +91,12 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
                 created.push({ ...answer, file: workflow.file });
             }
 
-            emit(c.io, created.length === 1 ? created[0] : created, () => created.map((w) => `${green(c.io, '✓')} created ${inline(w.name)} (${w.workflowId}) from ${w.file}\n  next: flowctl run ${w.workflowId} --watch`));
+            emit(c.io, created.length === 1 ? created[0] : created, () =>
+                created.map(
+                    (w) =>
+                        `${green(c.io, '✓')} created ${inline(w.name)} (${w.workflowId}) from ${w.file}\n${w.hookUrl ? `  hook URL (shown only now; keep it secret): ${w.hookUrl}\n` : ''}  next: flowctl run ${w.workflowId} --watch`
+                )
+            );
         });
 
     workflows
@@ -102,7 +111,7 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
             emit(c.io, all, () =>
                 all.length === 0
                     ? 'no workflows yet: flowctl apply -f <file.yaml>'
-                    : table([['ID', 'NAME', 'NODES', 'CREATED'], ...all.map((w) => [w.id, w.name, String(w.graph.nodes.length), w.createdAt])])
+                    : table([['ID', 'NAME', 'NODES', 'NEXT RUN', 'CREATED'], ...all.map((w) => [w.id, w.name, String(w.graph.nodes.length), nextRun(w), w.createdAt])])
             );
         });
 
@@ -139,12 +148,52 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
                 inline(
                     `revision ${workflow.revision}${old ? ` of ${current.revision}` : ''} · created ${workflow.createdAt} · ${old ? 'revision made' : 'updated'} ${workflow.updatedAt}${workflow.webhookUrl ? ` · webhook ${workflow.webhookUrl}` : ''}`
                 ),
+                // The schedule and hook are the workflow's as it is now, not an earlier revision's.
+                ...(workflow.schedule && !old
+                    ? [inline(`schedule ${workflow.schedule.cron} (${workflow.schedule.timezone}) · next run ${nextRun(workflow)} · ${workflow.schedule.skippedTicks} ticks skipped`)]
+                    : []),
+                ...(workflow.webhook && !old ? [`hook ${workflow.paused ? 'paused' : 'on'} (a new URL: flowctl workflows rotate-hook ${workflow.id})`] : []),
                 ...table(workflow.graph.nodes.map((node) => {
                     const upstream = workflow.graph.edges.filter((e) => e.target === node.id).map((e) => e.source);
                     return [`  ${node.id}`, node.type, upstream.length ? `after ${upstream.join(', ')}` : ''];
                 })),
                 `run it: flowctl run ${workflow.id} --watch`
             ]);
+        });
+
+    for (const [verb, paused] of [
+        ['pause', true],
+        ['resume', false]
+    ] as const) {
+        workflows
+            .command(verb)
+            .description(paused ? 'stop its schedule (and hook) from starting runs' : 'let its schedule (and hook) start runs again, from the next tick')
+            .argument('<workflow>', 'its id, or its whole name (exact, case included)')
+            .addHelpText('after', examples(`flowctl workflows ${verb} wf_abc`, `flowctl workflows ${verb} "Daily digest" --json`))
+            .action(async (ref: string) => {
+                const c = ctx();
+                const api = await client(c);
+                const workflow = await findWorkflow(api, ref);
+                const changed = paused ? await api.workflows.pause(workflow.id) : await api.workflows.resume(workflow.id);
+                emit(c.io, changed, () =>
+                    paused
+                        ? `${green(c.io, '✓')} paused ${inline(changed.name)} (${changed.id}): no run starts by itself until: flowctl workflows resume ${changed.id}`
+                        : `${green(c.io, '✓')} resumed ${inline(changed.name)} (${changed.id})${changed.schedule?.nextRunAt ? `: next run ${changed.schedule.nextRunAt}` : ''}`
+                );
+            });
+    }
+
+    workflows
+        .command('rotate-hook')
+        .description('replace the hook URL that starts runs (the old one stops working at once)')
+        .argument('<workflow>', 'its id, or its whole name (exact, case included)')
+        .addHelpText('after', examples('flowctl workflows rotate-hook wf_abc'))
+        .action(async (ref: string) => {
+            const c = ctx();
+            const api = await client(c);
+            const workflow = await findWorkflow(api, ref);
+            const rotated = await api.workflows.rotateHook(workflow.id);
+            emit(c.io, { workflowId: workflow.id, ...rotated }, () => `${green(c.io, '✓')} new hook URL for ${inline(workflow.name)} (shown only now; keep it secret):\n  ${rotated.hookUrl}`);
         });
 
     registerRevisions(workflows, ctx);

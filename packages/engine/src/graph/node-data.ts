@@ -1,6 +1,7 @@
 // Per-type rules for a node's `data`: required fields, their types, and no unknown fields (a typo
 // such as `exp` for `expr` must not pass silently and leave the node doing nothing).
 
+import { type ScheduleOptions, scheduleProblems } from '../schedule.js';
 import { closest, describeType, listNames, withArticle } from '../text.js';
 import type { NodeType } from '../types.js';
 
@@ -50,7 +51,7 @@ export const STRING_FIELDS: Record<NodeType, Record<string, FieldRule>> = {
 };
 
 const ALLOWED_FIELDS: Record<NodeType, string[]> = {
-    TRIGGER: [],
+    TRIGGER: ['schedule', 'webhook'],
     DATA_SOURCE: ['uploadId', 'driveFileId', 'sheet'],
     AI: ['prompt', 'output', 'model', 'system', 'forEach'],
     FILTER: ['source', 'expr'],
@@ -61,8 +62,8 @@ const ALLOWED_FIELDS: Record<NodeType, string[]> = {
 export interface NodeDataField {
     name: string;
     required: boolean;
-    /** `string`, or `output` for the AI node's list of {name, type} fields. */
-    kind: 'string' | 'output';
+    /** `string`; `output` for the AI node's list of {name, type} fields; a TRIGGER's `schedule` ({cron, timezone?}) and `webhook` (boolean). */
+    kind: 'string' | 'output' | 'schedule' | 'boolean';
 }
 
 /**
@@ -74,7 +75,11 @@ export const nodeDataSchemas = (): Record<NodeType, { fields: NodeDataField[]; e
     for (const type of Object.keys(ALLOWED_FIELDS) as NodeType[]) {
         const fields = ALLOWED_FIELDS[type].map((name): NodeDataField => {
             const rule = STRING_FIELDS[type][name];
-            return rule ? { name, required: rule.required, kind: 'string' } : { name, required: true, kind: 'output' };
+            if (rule) {
+                return { name, required: rule.required, kind: 'string' };
+            }
+
+            return type === 'TRIGGER' ? { name, required: false, kind: name === 'schedule' ? 'schedule' : 'boolean' } : { name, required: true, kind: 'output' };
         });
         schemas[type] = type === 'DATA_SOURCE' ? { fields, exactlyOneOf: [...DATA_SOURCE_ONE_OF], needs: { sheet: 'driveFileId' } } : { fields };
     }
@@ -86,13 +91,13 @@ const DATA_SOURCE_ONE_OF = ['uploadId', 'driveFileId'] as const;
 
 const OUTPUT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function checkNodeData(type: NodeType, data: Record<string, unknown>, path: string): Problem[] {
+export function checkNodeData(type: NodeType, data: Record<string, unknown>, path: string, options: ScheduleOptions = {}): Problem[] {
     const problems: Problem[] = [];
     const allowed = ALLOWED_FIELDS[type];
     for (const key of Object.keys(data)) {
         if (allowed.includes(key)) continue;
         if (type === 'TRIGGER') {
-            problems.push({ path: `${path}.${key}`, message: `a TRIGGER node takes no configuration: remove '${key}'` });
+            problems.push({ path: `${path}.${key}`, message: `unknown field '${key}' for a TRIGGER node; it takes 'schedule' ({cron, timezone?}) and 'webhook' (true)` });
             continue;
         }
         const guess = closest(key, allowed);
@@ -129,6 +134,12 @@ export function checkNodeData(type: NodeType, data: Record<string, unknown>, pat
         }
     }
     if (type === 'AI') problems.push(...checkAiOutput(data, `${path}.output`));
+    if (type === 'TRIGGER') {
+        if (Object.hasOwn(data, 'schedule')) problems.push(...scheduleProblems(data.schedule, `${path}.schedule`, options));
+        if (Object.hasOwn(data, 'webhook') && typeof data.webhook !== 'boolean') {
+            problems.push({ path: `${path}.webhook`, message: `'webhook' must be true or false, got ${describeType(data.webhook)}` });
+        }
+    }
     return problems;
 }
 

@@ -7,11 +7,19 @@ import { AI_COST_OUTPUTS } from './node-data.js';
 export type OutputKind = 'array' | 'string' | 'number';
 
 /**
- * Template outputs of a node, by name. TRIGGER and OUTPUT have none. DATA_SOURCE and FILTER also give
+ * Template outputs of a node, by name. OUTPUT has none; a TRIGGER only with `webhook: true`. DATA_SOURCE and FILTER also give
  * `count` (how many rows / items), so a message can say how many without listing them.
  */
 export function templateOutputs(node: GraphNode): Map<string, OutputKind> {
     switch (node.type) {
+        case 'TRIGGER':
+            // Rows posted to the workflow's hook (none for a run started otherwise).
+            return (node.data as { webhook?: unknown }).webhook === true
+                ? new Map<string, OutputKind>([
+                      ['rows', 'array'],
+                      ['count', 'number']
+                  ])
+                : new Map();
         case 'DATA_SOURCE':
             return new Map<string, OutputKind>([
                 ['rows', 'array'],

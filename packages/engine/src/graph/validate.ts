@@ -23,8 +23,13 @@ export const MAX_NODE_ID_LENGTH = 200;
 export const MAX_GRAPH_FILTER_TEXT = 500_000;
 const MAX_SUGGESTION_CANDIDATES = 500;
 
-export function validateGraph(input: unknown): GraphValidation {
-    return new Validator().run(input);
+export interface ValidateOptions {
+    /** A schedule firing more often than this is refused (default 1). */
+    minScheduleIntervalSeconds?: number;
+}
+
+export function validateGraph(input: unknown, options: ValidateOptions = {}): GraphValidation {
+    return new Validator(options).run(input);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -44,6 +49,8 @@ class Validator {
     private suggestions = 0;
     private filterText = 0;
     private readonly filterProblems = new Map<string, string | null>();
+
+    constructor(private readonly options: ValidateOptions) {}
 
     run(input: unknown): GraphValidation {
         if (!isRecord(input)) {
@@ -133,7 +140,7 @@ class Validator {
             data = node.data;
         }
         if (type !== null && data !== undefined) {
-            for (const problem of checkNodeData(type, data, `${path}.data`)) {
+            for (const problem of checkNodeData(type, data, `${path}.data`, { minIntervalSeconds: this.options.minScheduleIntervalSeconds })) {
                 this.report(nodeId, problem.path, problem.message);
             }
         }

@@ -267,6 +267,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hooks/{hookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a run of a workflow with rows: its TRIGGER outputs them as {{<trigger id>.rows}} and .count
+         * @description No sign-in: the hook URL is the secret (shown when the hook is made, and by POST /api/workflows/{workflowId}/hook/rotate).
+         *
+         *     The body: a JSON array of objects, {"rows": [...]}, or a CSV file (Content-Type: text/csv) checked as uploads are; at most 50 MiB. Values are typed as CSV cells are. No body: no rows.
+         *
+         *     An unknown or rotated hook answers 404; a paused workflow 409. Send an Idempotency-Key so that a retry starts one run.
+         */
+        post: operations["postHooksByHookId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/google": {
         parameters: {
             query?: never;
@@ -507,10 +531,30 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a workflow’s name, graph or webhook
-         * @description Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither makes none. With If-Match ("r<revision>", the ETag of GET), 412 when the workflow has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.
+         * Change a workflow’s name, graph or webhook, or pause and resume it
+         * @description Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither (webhookUrl, paused) makes none. With If-Match ("r<revision>", the ETag of GET), 412 when the workflow has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.
          */
         patch: operations["patchWorkflowsByWorkflowId"];
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/hook/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a workflow's hook URL
+         * @description The old URL answers 404 at once, in every process. 409 when the TRIGGER has no webhook: true.
+         */
+        post: operations["postWorkflowsByWorkflowIdHookRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/workflows/{workflowId}/preview": {
@@ -3237,6 +3281,200 @@ export interface operations {
             };
         };
     };
+    postHooksByHookId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key within 24 hours gets the first answer, with Idempotent-Replayed: true, instead of running again. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                hookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runId: string;
+                        /** @enum {string} */
+                        status: "PENDING";
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this account */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state: `message` says which */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deleteIntegrationsGoogle: {
         parameters: {
             query?: never;
@@ -4937,8 +5175,25 @@ export interface operations {
                         };
                         id: string;
                         name: string;
+                        /** @description Present for a workflow with a schedule or a hook */
+                        paused?: boolean;
                         /** @description Current revision: 1 at creation, one more for each change of name or graph */
                         revision: number;
+                        /** @description Present when the TRIGGER has a schedule */
+                        schedule?: {
+                            cron: string;
+                            /**
+                             * Format: date-time
+                             * @description When the next run starts; null while paused
+                             */
+                            nextRunAt: string | null;
+                            paused: boolean;
+                            /** @description Ticks without a run: a run of the workflow was PENDING or RUNNING then (ticks are never queued), or the tick was passed over when handled late; each tick has one run or is counted here */
+                            skippedTicks: number;
+                            timezone: string;
+                        };
+                        /** @description Whether runs can be started by POSTing rows to its hook URL */
+                        webhook?: boolean;
                     }[];
                 };
             };
@@ -5062,6 +5317,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description The URL that starts a run (POST rows to it); shown only when made. Keep it secret: it needs no sign-in */
+                        hookUrl?: string;
                         name: string;
                         workflowId: string;
                     };
@@ -5263,12 +5520,31 @@ export interface operations {
                             edges: unknown[];
                             nodes: unknown[];
                         };
+                        /** @description The URL that starts a run (POST rows to it); shown only when made. Keep it secret: it needs no sign-in */
+                        hookUrl?: string;
                         id: string;
                         name: string;
+                        /** @description Present for a workflow with a schedule or a hook */
+                        paused?: boolean;
                         /** @description Current revision: 1 at creation, one more for each change of name or graph */
                         revision: number;
+                        /** @description Present when the TRIGGER has a schedule */
+                        schedule?: {
+                            cron: string;
+                            /**
+                             * Format: date-time
+                             * @description When the next run starts; null while paused
+                             */
+                            nextRunAt: string | null;
+                            paused: boolean;
+                            /** @description Ticks without a run: a run of the workflow was PENDING or RUNNING then (ticks are never queued), or the tick was passed over when handled late; each tick has one run or is counted here */
+                            skippedTicks: number;
+                            timezone: string;
+                        };
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Whether runs can be started by POSTing rows to its hook URL */
+                        webhook?: boolean;
                         webhookUrl?: string;
                     };
                 };
@@ -5571,6 +5847,8 @@ export interface operations {
                     };
                     /** @description Text up to 200 characters on one line, trimmed; no control characters (line breaks, tabs, ESC, BEL, U+0080–U+009F) */
                     name?: string;
+                    /** @description Pauses (true) or resumes (false) the workflow's schedule and hook; a resumed schedule starts at its next tick, with no backlog. Alone it makes no revision */
+                    paused?: boolean;
                     /**
                      * Format: uri
                      * @description POSTed a signed run summary when a run ends; null removes it
@@ -5601,12 +5879,31 @@ export interface operations {
                             edges: unknown[];
                             nodes: unknown[];
                         };
+                        /** @description The URL that starts a run (POST rows to it); shown only when made. Keep it secret: it needs no sign-in */
+                        hookUrl?: string;
                         id: string;
                         name: string;
+                        /** @description Present for a workflow with a schedule or a hook */
+                        paused?: boolean;
                         /** @description Current revision: 1 at creation, one more for each change of name or graph */
                         revision: number;
+                        /** @description Present when the TRIGGER has a schedule */
+                        schedule?: {
+                            cron: string;
+                            /**
+                             * Format: date-time
+                             * @description When the next run starts; null while paused
+                             */
+                            nextRunAt: string | null;
+                            paused: boolean;
+                            /** @description Ticks without a run: a run of the workflow was PENDING or RUNNING then (ticks are never queued), or the tick was passed over when handled late; each tick has one run or is counted here */
+                            skippedTicks: number;
+                            timezone: string;
+                        };
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Whether runs can be started by POSTing rows to its hook URL */
+                        webhook?: boolean;
                         webhookUrl?: string;
                     };
                 };
@@ -5715,6 +6012,179 @@ export interface operations {
             };
             /** @description Unsupported Content-Type */
             415: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the `Retry-After` header’s seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the store or the mail server): retry later */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWorkflowsByWorkflowIdHookRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The new URL; the old one answers 404 from now on */
+                        hookUrl: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `message` says what to fix, `details` lists each field */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this account */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state: `message` says which */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request in the server logs (the client’s own X-Request-Id when it sent one) */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "RateLimit-Limit"?: number;
@@ -6308,12 +6778,31 @@ export interface operations {
                             edges: unknown[];
                             nodes: unknown[];
                         };
+                        /** @description The URL that starts a run (POST rows to it); shown only when made. Keep it secret: it needs no sign-in */
+                        hookUrl?: string;
                         id: string;
                         name: string;
+                        /** @description Present for a workflow with a schedule or a hook */
+                        paused?: boolean;
                         /** @description Current revision: 1 at creation, one more for each change of name or graph */
                         revision: number;
+                        /** @description Present when the TRIGGER has a schedule */
+                        schedule?: {
+                            cron: string;
+                            /**
+                             * Format: date-time
+                             * @description When the next run starts; null while paused
+                             */
+                            nextRunAt: string | null;
+                            paused: boolean;
+                            /** @description Ticks without a run: a run of the workflow was PENDING or RUNNING then (ticks are never queued), or the tick was passed over when handled late; each tick has one run or is counted here */
+                            skippedTicks: number;
+                            timezone: string;
+                        };
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Whether runs can be started by POSTing rows to its hook URL */
+                        webhook?: boolean;
                         webhookUrl?: string;
                     };
                 };
@@ -6697,6 +7186,16 @@ export interface operations {
                         runId: string;
                         /** @enum {string} */
                         status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /** @description What started the run */
+                        trigger: {
+                            /**
+                             * Format: date-time
+                             * @description The tick a scheduled run is for
+                             */
+                            scheduledFor?: string;
+                            /** @enum {string} */
+                            type: "manual" | "schedule" | "webhook" | "retry";
+                        };
                         workflowId: string;
                     }[];
                 };
@@ -7168,6 +7667,16 @@ export interface operations {
                         startedAt?: string;
                         /** @enum {string} */
                         status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /** @description What started the run */
+                        trigger: {
+                            /**
+                             * Format: date-time
+                             * @description The tick a scheduled run is for
+                             */
+                            scheduledFor?: string;
+                            /** @enum {string} */
+                            type: "manual" | "schedule" | "webhook" | "retry";
+                        };
                         /**
                          * Format: date-time
                          * @description Same instant as createdAt
@@ -7376,6 +7885,16 @@ export interface operations {
                         startedAt?: string;
                         /** @enum {string} */
                         status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /** @description What started the run */
+                        trigger: {
+                            /**
+                             * Format: date-time
+                             * @description The tick a scheduled run is for
+                             */
+                            scheduledFor?: string;
+                            /** @enum {string} */
+                            type: "manual" | "schedule" | "webhook" | "retry";
+                        };
                         /**
                          * Format: date-time
                          * @description Same instant as createdAt
@@ -7465,6 +7984,16 @@ export interface operations {
                         startedAt?: string;
                         /** @enum {string} */
                         status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
+                        /** @description What started the run */
+                        trigger: {
+                            /**
+                             * Format: date-time
+                             * @description The tick a scheduled run is for
+                             */
+                            scheduledFor?: string;
+                            /** @enum {string} */
+                            type: "manual" | "schedule" | "webhook" | "retry";
+                        };
                         /**
                          * Format: date-time
                          * @description Same instant as createdAt

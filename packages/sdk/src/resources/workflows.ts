@@ -4,7 +4,7 @@ import type { Flowctl, RequestOptions } from '../client.js';
 import type { PagedList } from '../pagination.js';
 import { ifMatchHeader } from './if-match.js';
 import { WorkflowRevisions } from './revisions.js';
-import type { Preview, PreviewParams, Workflow, WorkflowCreated, WorkflowCreateParams, WorkflowSummary, WorkflowUpdateParams } from '../types.js';
+import type { HookRotated, Preview, PreviewParams, Workflow, WorkflowCreated, WorkflowCreateParams, WorkflowSummary, WorkflowUpdateParams } from '../types.js';
 
 /** Options of a request the server deduplicates. */
 export interface IdempotentRequestOptions extends RequestOptions {
@@ -57,8 +57,8 @@ export class Workflows {
     }
 
     /**
-     * Changes name, graph or webhook (keys left out keep their value); a change of name or graph makes
-     * the next revision. Runs already enqueued keep their revision. `ifMatch`: see WorkflowUpdateOptions.
+     * Changes name, graph or webhook, or pauses (keys left out keep their value); a change of name or
+     * graph makes the next revision, `paused` alone none. Runs already enqueued keep their revision. `ifMatch`: see WorkflowUpdateOptions.
      */
     async update(workflowId: string, change: WorkflowUpdateParams, options: WorkflowUpdateOptions = {}): Promise<Workflow> {
         const { ifMatch, ...rest } = options;
@@ -70,6 +70,22 @@ export class Workflows {
             headers: ifMatchHeader(rest.headers, ifMatch)
         });
         return res.body as Workflow;
+    }
+
+    /** Pauses the workflow's schedule (no tick runs) and hook (it answers 409) until `resume()`. */
+    async pause(workflowId: string, options?: WorkflowUpdateOptions): Promise<Workflow> {
+        return this.update(workflowId, { paused: true }, options);
+    }
+
+    /** Resumes the schedule at its next tick (ticks missed while paused do not run) and the hook. */
+    async resume(workflowId: string, options?: WorkflowUpdateOptions): Promise<Workflow> {
+        return this.update(workflowId, { paused: false }, options);
+    }
+
+    /** Replaces the workflow's hook URL and returns the new one; the old one answers 404 at once. */
+    async rotateHook(workflowId: string, options?: RequestOptions): Promise<HookRotated> {
+        const res = await this.#client.request({ ...options, method: 'POST', path: `/api/workflows/${encodeURIComponent(workflowId)}/hook/rotate` });
+        return res.body as HookRotated;
     }
 
     /**

@@ -18,6 +18,7 @@ import { sql as aiPreviewReplies } from './017-ai-preview-replies.js';
 import { sql as deliveryLedger } from './018-delivery-ledger.js';
 import { sql as deliverySuppressed } from './019-delivery-suppressed.js';
 import { sql as suppressions } from './020-suppressions.js';
+import { sql as schedules } from './024-schedules.js';
 import { sql as revisions } from './027-revisions.js';
 import { sql as uploadSha256 } from './030-upload-sha256.js';
 import { sql as runsAccountRecent } from './031-runs-account-recent.js';
@@ -48,6 +49,7 @@ export const migrations: Migration[] = [
     { id: 18, name: '018-delivery-ledger', sql: deliveryLedger },
     { id: 19, name: '019-delivery-suppressed', sql: deliverySuppressed },
     { id: 20, name: '020-suppressions', sql: suppressions },
+    { id: 24, name: '024-schedules', sql: schedules },
     { id: 27, name: '027-revisions', sql: revisions },
     { id: 30, name: '030-upload-sha256', sql: uploadSha256 },
     { id: 31, name: '031-runs-account-recent', sql: runsAccountRecent }

@@ -1,0 +1,80 @@
+import { Readable } from 'node:stream';
+
+import Boom from '@hapi/boom';
+
+import type { Context } from '../context.js';
+import { newId } from '../ids.js';
+import { DRAIN_JOB } from '../store/queue.js';
+import { enqueueHookRun, workflowByHook } from '../store/schedules.js';
+import { jsonRowsToCsv } from './hook-rows.js';
+import { hookHash } from './schedules.js';
+import type { UploadsService } from './uploads.js';
+
+export interface HookOwner {
+    accountId: string;
+    workflowId: string;
+    /** SHA-256 of the hook id: what logs may show of it. */
+    hookHash: string;
+}
+
+export interface HooksService {
+    /** The workflow a hook id starts; 404 for an unknown (or rotated) id, 409 while it is paused. */
+    identify(hookId: string): Promise<HookOwner>;
+    /** Stores the body's rows as an upload and enqueues a run that reads them. */
+    start(owner: HookOwner, body: { contentType: 'json' | 'csv' | 'none'; bytes: Buffer }): Promise<{ runId: string; status: 'PENDING' }>;
+}
+
+export const createHooksService = (ctx: Context, uploads: UploadsService): HooksService => ({
+    async identify(hookId) {
+        const hash = hookHash(hookId);
+        const found = await workflowByHook(ctx.db, hash);
+        if (!found) {
+            // The id is never echoed: it is a secret, and this one may be a mistyped real one.
+            throw Boom.notFound('Unknown hook: its workflow was deleted, its hook was rotated or removed, or the URL is mistyped');
+        }
+
+        if (found.paused) {
+            throw Boom.conflict(`Workflow '${found.workflow_id}' is paused: resume it (flowctl workflows resume ${found.workflow_id}) to start runs from its hook`);
+        }
+
+        return { accountId: found.account_id, workflowId: found.workflow_id, hookHash: hash };
+    },
+
+    async start(owner, body) {
+        let csv: Buffer | string | null = null;
+        if (body.contentType === 'csv') {
+            csv = body.bytes.length > 0 ? body.bytes : null;
+        } else if (body.contentType === 'json' && body.bytes.length > 0) {
+            let parsed: unknown;
+            try {
+                parsed = JSON.parse(body.bytes.toString('utf8'));
+            } catch (err) {
+                throw Boom.badRequest(`The body is not valid JSON: ${(err as Error).message}`);
+            }
+
+            csv = jsonRowsToCsv(parsed);
+        }
+
+        const uploadId = csv === null ? null : (await uploads.create(owner.accountId, { filename: 'hook.csv', body: Readable.from([Buffer.from(csv)]) })).upload.uploadId;
+        const runId = newId('run');
+        const row = await enqueueHookRun(ctx.db, runId, owner.workflowId, uploadId);
+        if (!row) {
+            if (uploadId) {
+                await uploads.remove(owner.accountId, uploadId).catch(() => {});
+            }
+
+            throw Boom.notFound('Unknown hook: its workflow was deleted');
+        }
+
+        if (row.job_id) {
+            ctx.queue.announce(row.job_id, DRAIN_JOB);
+        }
+
+        if (row.held) {
+            ctx.queue.wakes.wake(owner.workflowId);
+        }
+
+        ctx.log.info({ workflowId: owner.workflowId, hookHash: owner.hookHash.slice(0, 16), runId, uploadId }, 'run started by its hook');
+        return { runId, status: 'PENDING' };
+    }
+});
