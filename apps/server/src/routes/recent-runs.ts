@@ -13,7 +13,7 @@ const recentRun = Joi.object({
     workflowId: Joi.string().required(),
     workflowName: Joi.string().allow('').required(),
     status: Joi.string().valid('PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'CANCELLED').required(),
-    trigger: Joi.string().valid('manual', 'retry').required().description('`manual`: enqueued through the API (CLI, SDK); `retry`: a retry of `retryOf`'),
+    trigger: Joi.string().valid('manual', 'schedule', 'webhook', 'retry').required().description('`manual`: enqueued through the API (CLI, SDK); `schedule`: a tick of its schedule; `webhook`: its hook; `retry`: a retry of `retryOf`'),
     retryOf: Joi.string().allow(null).required(),
     createdAt: timestamp.required(),
     startedAt: timestamp.allow(null).required(),

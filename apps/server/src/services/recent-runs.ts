@@ -9,8 +9,8 @@ export interface RecentRunView {
     workflowId: string;
     workflowName: string;
     status: string;
-    /** How the run was started: `manual` (the API, the CLI, the SDK) or `retry` (of `retryOf`). */
-    trigger: 'manual' | 'retry';
+    /** How the run was started: `manual` (the API, the CLI, the SDK), `schedule`, `webhook` or `retry` (of `retryOf`). */
+    trigger: 'manual' | 'schedule' | 'webhook' | 'retry';
     retryOf: string | null;
     createdAt: string;
     startedAt: string | null;
@@ -30,7 +30,7 @@ const toView = (run: RecentRun, now: number): RecentRunView => ({
     workflowId: run.workflowId,
     workflowName: run.workflowName,
     status: run.status,
-    trigger: run.retryOf ? 'retry' : 'manual',
+    trigger: run.retryOf ? 'retry' : run.triggerType,
     retryOf: run.retryOf,
     createdAt: run.createdAt.toISOString(),
     startedAt: run.startedAt?.toISOString() ?? null,

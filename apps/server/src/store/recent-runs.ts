@@ -10,6 +10,7 @@ export interface RecentRun {
     workflowName: string;
     status: string;
     retryOf: string | null;
+    triggerType: 'manual' | 'schedule' | 'webhook';
     createdAt: Date;
     startedAt: Date | null;
     completedAt: Date | null;
@@ -22,6 +23,7 @@ interface RecentRunRow {
     workflow_name: string;
     status: string;
     retry_of: string | null;
+    trigger_type: 'manual' | 'schedule' | 'webhook';
     created_at: Date;
     started_at: Date | null;
     completed_at: Date | null;
@@ -35,6 +37,7 @@ const toRecent = (row: RecentRunRow): RecentRun => ({
     workflowName: row.workflow_name,
     status: row.status,
     retryOf: row.retry_of,
+    triggerType: row.trigger_type,
     createdAt: row.created_at,
     startedAt: row.started_at,
     completedAt: row.completed_at,
@@ -46,7 +49,7 @@ export const listRecentRuns = async (db: Queryable, accountId: string, page: Pag
     const rows = await prepared<RecentRunRow>(
         db,
         'flowctl_recentRuns_list',
-        `SELECT r.id, r.workflow_id, w.name AS workflow_name, r.status, r.retry_of, r.created_at, r.started_at, r.completed_at,
+        `SELECT r.id, r.workflow_id, w.name AS workflow_name, r.status, r.retry_of, r.trigger_type, r.created_at, r.started_at, r.completed_at,
                 (r.result ->> 'emailsSent')::integer AS emails_sent,
                 (extract(epoch FROM r.created_at) * 1000000)::bigint::text AS keyset_at
          FROM (SELECT * FROM runs WHERE account_id = $1 AND ${afterKeyset('$2', '$3')} ${KEYSET_ORDER} LIMIT $4) r

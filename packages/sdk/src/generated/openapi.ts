@@ -4006,10 +4006,10 @@ export interface operations {
                         /** @enum {string} */
                         status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILED" | "CANCELLED";
                         /**
-                         * @description `manual`: enqueued through the API (CLI, SDK); `retry`: a retry of `retryOf`
+                         * @description `manual`: enqueued through the API (CLI, SDK); `schedule`: a tick of its schedule; `webhook`: its hook; `retry`: a retry of `retryOf`
                          * @enum {string}
                          */
-                        trigger: "manual" | "retry";
+                        trigger: "manual" | "schedule" | "webhook" | "retry";
                         workflowId: string;
                         workflowName: string;
                     }[];
