@@ -28,6 +28,14 @@ const dataType = (name, schema) => {
         return `export type ${name}NodeData = Record<never, never>;`;
     }
 
+    // Only optional fields (a TRIGGER's schedule and webhook): a type with no required member is a weak
+    // type, which keeps TypeScript from telling the union's members apart by `type`, so a typo in another
+    // node's data would no longer be named. Empty, or one member per field with that field present.
+    if (!schema.exactlyOneOf && schema.fields.every((field) => !field.required)) {
+        const variants = schema.fields.map((chosen) => `{ ${members(schema.fields, (field) => field === chosen).map((m) => m.slice(0, -1)).join('; ')} }`);
+        return `export type ${name}NodeData =\n    | Record<never, never>\n${variants.map((v) => `    | ${v}`).join('\n')};`;
+    }
+
     if (!schema.exactlyOneOf) {
         return `export interface ${name}NodeData {\n${members(schema.fields).map((m) => `    ${m}`).join('\n')}\n}`;
     }

@@ -1,10 +1,10 @@
 // Generated from the engine's node rules (nodeDataSchemas) by `npm run generate -w @flowctl/sdk`. Do not
 // edit: a test fails when this file differs from what the engine checks.
 
-export interface TriggerNodeData {
-    schedule?: { cron: string; timezone?: string };
-    webhook?: boolean;
-}
+export type TriggerNodeData =
+    | Record<never, never>
+    | { schedule: { cron: string; timezone?: string }; webhook?: boolean }
+    | { schedule?: { cron: string; timezone?: string }; webhook: boolean };
 
 export type DataSourceNodeData =
     | { uploadId: string; driveFileId?: never; sheet?: never }
