@@ -46,7 +46,8 @@ const NOT_PASTED: Record<string, string> = {
     'flowctl google connect --no-browser': 'needs Google set up by the operator (GOOGLE_CLIENT_ID…), which a default server is not',
     'flowctl workflows rm wf_abc': 'asks for confirmation at a terminal',
     'flowctl runs cancel run_abc': 'needs a run still going',
-    'flowctl runs retry run_abc --watch': 'needs a run that failed'
+    'flowctl runs retry run_abc --watch': 'needs a run that failed',
+    'flowctl workflows rotate-hook wf_abc': 'needs a workflow whose TRIGGER takes rows by hook (webhook: true); no example has one'
 };
 
 // Run after the others, as they change what the others read.
@@ -92,6 +93,8 @@ describe('--help examples', () => {
         };
 
         const applied = JSON.parse(await paste('flowctl apply -f examples/workflows/ --json', {}));
+        // The scheduled example, which the pause and resume examples name.
+        await paste('flowctl apply -f examples/scheduled/ --json', {});
         const newsletter = applied.workflows.find((w: { name: string }) => w.name === 'Newsletter to subscribers over 30').workflowId;
         const run = JSON.parse(await paste(`flowctl run ${newsletter} --watch --json`, {}));
         const token = JSON.parse(await paste('flowctl tokens create --name pasted --json', {}));

@@ -43,7 +43,7 @@ export const register: Register = (program, ctx) => {
 Exit codes, as kubectl diff: 0 nothing would change · 1 something would · above 1 the comparison
 failed (2 a bad file or request, 3 not signed in). Nothing is uploaded or changed; a CSV not on
 the server yet shows as its file: path. Colour only on a terminal (NO_COLOR turns it off).
-${examples('flowctl diff -f newsletter.yaml', 'flowctl diff -f examples/workflows/ && echo "nothing to apply"')}`
+${examples('flowctl diff -f newsletter.yaml', 'flowctl diff -f examples/workflows/newsletter.yaml && echo "nothing to apply"')}`
         )
         .action(async (opts: { file: string[] }) => {
             const c = ctx();

@@ -108,7 +108,7 @@ export const register: Register = (program, ctx) => {
         .option('--send-test', 'also send the shown e-mails to your own account address, subject prefixed [test] (10 an hour)')
         .addHelpText(
             'after',
-            examples('flowctl preview "Newsletter to subscribers over 30"', 'flowctl preview -f examples/workflows/newsletter.yaml --rows 5', 'flowctl preview wf_abc --send-test', 'flowctl preview wf_abc --json | jq .result')
+            examples('flowctl preview "Newsletter to subscribers over 30"', 'flowctl preview -f examples/workflows/newsletter.yaml --rows 5', 'flowctl preview wf_abc --send-test', 'flowctl preview wf_abc --json')
         )
         .action(async (ref: string | undefined, opts: { file?: string; rows: string; sendTest?: boolean }) => {
             const c = ctx();

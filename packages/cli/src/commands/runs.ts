@@ -53,7 +53,7 @@ export const register: Register = (program, ctx) => {
         .option('-w, --watch', 'follow the run until it ends; exit 1 if it ends FAILED or CANCELLED')
         .option('--timeout <duration>', 'with --watch: give up watching after this long (e.g. 10m), exit 4; the run goes on')
         .option('--idempotency-key <key>', 'the same key within 24 h enqueues one run, however often it is sent (default: a new one)')
-        .addHelpText('after', examples('flowctl run "Newsletter to subscribers over 30" --watch', 'flowctl run wf_abc --watch --timeout 10m', 'flowctl run wf_abc --json | jq -r .runId'))
+        .addHelpText('after', examples('flowctl run "Newsletter to subscribers over 30" --watch', 'flowctl run wf_abc --watch --timeout 10m', 'flowctl run wf_abc --json'))
         .action(async (ref: string, opts: { watch?: boolean; timeout?: string; idempotencyKey?: string }) => {
             const c = ctx();
             const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout);

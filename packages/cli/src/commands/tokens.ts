@@ -24,7 +24,7 @@ export const register: Register = (program, ctx) => {
         .option('--password-stdin', 'read your password from stdin: needed when you signed in more than 10 minutes ago')
         .addHelpText(
             'after',
-            examples('flowctl tokens create --name ci', 'flowctl tokens create --name ci --expires-in-days 30 --json | jq -r .token', 'printf %s "$PASSWORD" | flowctl tokens create --name ci --password-stdin')
+            examples('flowctl tokens create --name ci', 'flowctl tokens create --name ci --expires-in-days 30 --json', 'printf %s "$PASSWORD" | flowctl tokens create --name ci --password-stdin')
         )
         .action(async (opts: { name: string; expiresInDays?: string; passwordStdin?: boolean }) => {
             const c = ctx();

@@ -17,7 +17,7 @@ export const register: Register = (program, ctx) => {
         .command('upload')
         .description('upload a CSV file (UTF-8, header row); prints its uploadId')
         .argument('<file>', 'the CSV file')
-        .addHelpText('after', examples('flowctl upload examples/contacts.csv', 'flowctl upload examples/contacts.csv --json | jq -r .uploadId'))
+        .addHelpText('after', examples('flowctl upload examples/contacts.csv', 'flowctl upload examples/contacts.csv --json'))
         .action(async (file: string) => {
             const c = ctx();
             if (!Fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {

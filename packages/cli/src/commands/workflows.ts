@@ -125,7 +125,7 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
             examples(
                 'flowctl workflows get wf_abc',
                 'flowctl workflows get "Newsletter to subscribers over 30" -o yaml > newsletter.yaml',
-                'flowctl workflows get wf_abc --revision 3 -o yaml > newsletter.yaml'
+                'flowctl workflows get wf_abc --revision 1 -o yaml > newsletter.yaml'
             )
         )
         .action(async (ref: string, opts: { revision?: string }, command: Command) => {
@@ -169,7 +169,7 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
             .command(verb)
             .description(paused ? 'stop its schedule (and hook) from starting runs' : 'let its schedule (and hook) start runs again, from the next tick')
             .argument('<workflow>', 'its id, or its whole name (exact, case included)')
-            .addHelpText('after', examples(`flowctl workflows ${verb} wf_abc`, `flowctl workflows ${verb} "Daily digest" --json`))
+            .addHelpText('after', examples(`flowctl workflows ${verb} "Weekday digest"`, `flowctl workflows ${verb} "Weekday digest" --json`))
             .action(async (ref: string) => {
                 const c = ctx();
                 const api = await client(c);
