@@ -39,8 +39,7 @@ const COMMAND_FOR_ROUTE: Record<string, string> = {
     'DELETE /api/suppressions/{email}': 'flowctl suppressions rm <email>',
     'GET /api/workflows/runs/{runId}': 'flowctl runs get <runId>',
     'POST /api/workflows/runs/{runId}/cancel': 'flowctl runs cancel <runId>',
-    'POST /api/workflows/runs/{runId}/retry': 'flowctl runs retry <runId>',
-    'POST /api/workflows/{workflowId}/hook/rotate': 'flowctl workflows rotate-hook <workflowId>'
+    'POST /api/workflows/runs/{runId}/retry': 'flowctl runs retry <runId>'
 };
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
