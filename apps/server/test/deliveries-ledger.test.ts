@@ -151,11 +151,16 @@ describe('the delivery ledger: who got what', () => {
         const unsent = live.json.filter((e: Json) => e.status === 'pending').map((e: Json) => e.index);
         expect(pending.json.map((e: Json) => e.index)).toEqual(unsent);
 
-        // The run detail carries the counts a progress bar needs while it runs.
-        const detail = await api.get(runId);
+        // The run detail carries the counts a progress bar needs while it runs (written by the run's
+        // progress writer, which coalesces: it lands one flush after the node's element count).
+        let detail = await api.get(runId);
+        for (const deadline = Date.now() + 10_000; api.node(detail, 'send').output?.emailsTotal === undefined && Date.now() < deadline; ) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            detail = await api.get(runId);
+        }
+        t.smtp.release();
         expect(api.node(detail, 'send').output).toMatchObject({ emailsTotal: count });
 
-        t.smtp.release();
         const done = await api.waitFor(runId);
         expect(done.status).toBe('SUCCESS');
         const after = await api.call('GET', ledgerUrl(runId));
