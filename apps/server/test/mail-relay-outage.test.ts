@@ -52,8 +52,14 @@ describe('a relay that stops taking mail pauses sending; it does not fail the me
         await probes(pool.relay, 4);
         expect(pool.relay.snapshot()).toMatchObject({ condition: 'down', since: expect.any(Date), nextTryAt: expect.any(Date) });
         await sink.start();
-        expect(await Promise.all(sends)).toEqual(Array(40).fill('sent'));
-        expect(new Set(sink.messages.map((m) => m.to[0])).size).toBe(40);
+        const outcomes = await Promise.all(sends);
+        // A message whose data the stop cut off midway has an unknown outcome and is not sent again (it
+        // may have arrived: a run counts it as unknownOutcome). Only those in flight at that moment, one
+        // per connection at most; every message still waiting is sent once the relay is back.
+        const cut = outcomes.filter((outcome) => outcome !== 'sent');
+        expect(cut.every((outcome) => outcome === 'Connection closed unexpectedly')).toBe(true);
+        expect(cut.length).toBeLessThanOrEqual(4);
+        expect(new Set(sink.messages.map((m) => m.to[0])).size).toBeGreaterThanOrEqual(40 - cut.length);
         // One change at a time (a reply read just as the relay stopped may bring it back for a moment).
         expect(changes.slice(0, 2)).toEqual(['down', 'up']);
         expect(changes.every((change, i) => change === (i % 2 === 0 ? 'down' : 'up'))).toBe(true);
