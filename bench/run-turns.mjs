@@ -7,7 +7,7 @@
 // Figures depend on what else the machine runs: compare runs made back to back.
 import Http from 'node:http';
 
-import { createWorkflow, enqueue, getRun, sleep, uploadCsv } from './lib/api.mjs';
+import { createWorkflow, enqueue, getRun, sleep, uploadCsv, waitToStart as waitOf } from './lib/api.mjs';
 import { mb, processRss } from './lib/memory.mjs';
 import { createAccount, startServer } from './lib/server.mjs';
 
@@ -54,28 +54,12 @@ const startSlowModel = async () => {
     };
 };
 
+const waitToStart = (server, auth) => waitOf(server, auth, GIVE_UP_MS);
+
 const trigger = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
 
 /** Account auth headers. */
 const signUp = async (server) => ({ authorization: `Bearer ${(await createAccount(server)).token}` });
-
-/** Enqueues a run of a new workflow of `auth` and polls until it is RUNNING or over: its wait (ms), at most GIVE_UP_MS. */
-const waitToStart = async (server, auth) => {
-    const runId = await enqueue(server, auth, await createWorkflow(server, auth, 'other', trigger));
-    const given = performance.now() + GIVE_UP_MS;
-    for (;;) {
-        if (performance.now() > given) {
-            return GIVE_UP_MS;
-        }
-
-        const run = await getRun(server, auth, runId);
-        if (run.startedAt) {
-            return new Date(run.startedAt).getTime() - new Date(run.enqueuedAt).getTime();
-        }
-
-        await sleep(10);
-    }
-};
 
 /** SAMPLES waits, one after another; stops at the first one over 3 x `target` (the p99 is missed then). */
 const samples = async (server, auth, target) => {

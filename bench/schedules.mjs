@@ -4,7 +4,7 @@
 // scheduled runs a second the server started, and how many ticks it skipped (a run of the workflow
 // still PENDING or RUNNING, or the tick handled late). Embedded store, one server, RUN_CONCURRENCY 4.
 // Figures depend on what else the machine runs: compare runs made back to back.
-import { createWorkflow, enqueue, getRun, sleep } from './lib/api.mjs';
+import { createWorkflow, sleep, waitToStart as waitOf } from './lib/api.mjs';
 import { createAccount, startServer } from './lib/server.mjs';
 
 const TARGET_MS = 1_000;
@@ -24,27 +24,10 @@ const percentile = (values, p) => {
     return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
 
-const trigger = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
 const everySecond = { nodes: [{ id: 'start', type: 'TRIGGER', data: { schedule: { cron: '* * * * * *' } } }], edges: [] };
 const signUp = async (server) => ({ authorization: `Bearer ${(await createAccount(server)).token}` });
 
-/** Enqueues a run of a new workflow of `auth` and polls until it is RUNNING or over: its wait (ms). */
-const waitToStart = async (server, auth) => {
-    const runId = await enqueue(server, auth, await createWorkflow(server, auth, 'other', trigger));
-    const given = performance.now() + GIVE_UP_MS;
-    for (;;) {
-        if (performance.now() > given) {
-            return GIVE_UP_MS;
-        }
-
-        const run = await getRun(server, auth, runId);
-        if (run.startedAt) {
-            return new Date(run.startedAt).getTime() - new Date(run.enqueuedAt).getTime();
-        }
-
-        await sleep(10);
-    }
-};
+const waitToStart = (server, auth) => waitOf(server, auth, GIVE_UP_MS);
 
 /** Scheduled runs of the first `count` workflows, and their skipped ticks. */
 const scheduledSoFar = async (server, auth, workflowIds) => {

@@ -82,3 +82,22 @@ export const mailGraph = (uploadId, filter = null) => {
     edges.push({ source: from, target: 'send' });
     return { nodes, edges };
 };
+
+/** Enqueues a run of a new one-TRIGGER workflow of `auth` and polls until it starts: its wait (ms), at most `giveUpMs`. */
+export const waitToStart = async (server, auth, giveUpMs) => {
+    const graph = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+    const runId = await enqueue(server, auth, await createWorkflow(server, auth, 'other', graph));
+    const given = performance.now() + giveUpMs;
+    for (;;) {
+        if (performance.now() > given) {
+            return giveUpMs;
+        }
+
+        const run = await getRun(server, auth, runId);
+        if (run.startedAt) {
+            return new Date(run.startedAt).getTime() - new Date(run.enqueuedAt).getTime();
+        }
+
+        await sleep(10);
+    }
+};
