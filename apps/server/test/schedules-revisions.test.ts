@@ -77,15 +77,26 @@ describe('schedules and hooks with revisions', () => {
         expect(stale.json.revision).toBe(1);
         expect((await api.call('GET', `/api/workflows/${workflowId}`)).json).toMatchObject({ revision: 1, paused: false });
 
+        const before = await api.call('GET', `/api/workflows/${workflowId}`);
         const paused = await patch(workflowId, { paused: true }, '"r1"');
         expect(paused.statusCode, paused.payload).toBe(200);
-        expect(paused.headers.etag).toBe('"r1"');
+        // Still revision 1, but another answer: a cache revalidating the earlier ETag gets the new one,
+        // not a 304 that would keep showing the workflow as running.
+        expect(paused.headers.etag).toMatch(/^"r1\.[\w-]{12}"$/);
+        expect(paused.headers.etag).not.toBe(before.headers.etag);
+        const revalidated = await t.request({ method: 'GET', url: `/api/workflows/${workflowId}`, headers: { ...account.headers, 'if-none-match': before.headers.etag as string } });
+        expect(revalidated.statusCode).toBe(200);
+        expect(revalidated.json).toMatchObject({ paused: true });
+        const unchanged = await t.request({ method: 'GET', url: `/api/workflows/${workflowId}`, headers: { ...account.headers, 'if-none-match': paused.headers.etag as string } });
+        expect(unchanged.statusCode).toBe(304);
         expect(paused.json).toMatchObject({ revision: 1, paused: true, schedule: { paused: true, nextRunAt: null } });
         expect((await api.call('GET', `/api/workflows/${workflowId}/revisions`)).json).toHaveLength(1);
 
-        // Paused with a rename: the rename is a revision, the pause is not another.
-        const both = await patch(workflowId, { name: 'renamed', paused: false }, '"r1"');
+        // Paused with a rename: the rename is a revision, the pause is not another. If-Match compares
+        // the revision only, so the ETag read before the pause still guards it, and is stale after.
+        const both = await patch(workflowId, { name: 'renamed', paused: false }, before.headers.etag as string);
         expect(both.json).toMatchObject({ revision: 2, name: 'renamed', paused: false });
+        expect((await patch(workflowId, { name: 'stale' }, before.headers.etag as string)).statusCode).toBe(412);
     });
 
     /** A drain of this process holding the workflow's lease, lingering: resolves when it is woken. */

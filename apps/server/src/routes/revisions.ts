@@ -2,12 +2,12 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
-import { ifMatchHeaders, ifMatchRevision, revisionTag } from '../http/if-match.js';
+import { ifMatchHeaders, ifMatchRevision } from '../http/if-match.js';
 import { PAGE_NOTES, pageQuery, pageResponse } from '../http/paging.js';
 import type { Services } from '../services/index.js';
 import type { ListQuery } from '../services/paging.js';
 import type { RevisionEntry } from '../services/revisions.js';
-import { withTrigger, workflowDetail } from './workflows.js';
+import { answerWorkflow, withTrigger, workflowDetail } from './workflows.js';
 
 // A workflow's revisions: GET …/revisions, GET …/revisions/{revision}, POST …/revisions/{revision}/restore.
 // Every one is owned: another account's workflow answers 404 before anything else is looked at.
@@ -79,7 +79,7 @@ export const revisionRoutes = (services: Services): ServerRoute[] => [
         handler: async (request, h) => {
             const { workflowId, revision } = request.params as { workflowId: string; revision: number };
             const workflow = await services.revisions.restore(accountIdOf(request), workflowId, revision, ifMatchRevision(request.headers['if-match'] as string | undefined));
-            return h.response(await withTrigger(services, workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
+            return answerWorkflow(h, await withTrigger(services, workflow));
         }
     }
 ];

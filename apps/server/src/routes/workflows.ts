@@ -1,9 +1,9 @@
-import type { ServerRoute } from '@hapi/hapi';
+import type { ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
 import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
-import { ifMatchHeaders, ifMatchRevision, revisionTag } from '../http/if-match.js';
+import { ifMatchHeaders, ifMatchRevision, workflowTag } from '../http/if-match.js';
 import { PAGE_NOTES, pageQuery, pageResponse } from '../http/paging.js';
 import { explainPayloadErrors, formatBytes } from '../http/payload.js';
 import { withoutCredentials } from '../outbound.js';
@@ -90,6 +90,9 @@ const toDetail = (workflow: SavedWorkflow, trigger: TriggerView | undefined) => 
 /** The get shape: the workflow with its schedule and hook state (restore answers it too). */
 export const withTrigger = async (services: Services, workflow: SavedWorkflow) => toDetail(workflow, (await services.schedules.views([workflow])).get(workflow.id));
 
+/** A workflow answer with its ETag (http/if-match.ts). */
+export const answerWorkflow = (h: ResponseToolkit, detail: ReturnType<typeof toDetail>) => h.response(detail).etag(workflowTag(detail.revision, detail));
+
 export const workflowRoutes = (services: Services): ServerRoute[] => [
     {
         method: 'POST',
@@ -137,16 +140,16 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'workflows'],
             description: 'One workflow',
-            notes: 'ETag is "r<revision>": send it as If-Match with a PATCH to be refused (412) should the workflow change meanwhile.',
+            notes: 'ETag is "r<revision>.<digest>" (it changes with anything in the answer, so If-None-Match revalidates): send it as If-Match with a PATCH to be refused (412) should the workflow change meanwhile.',
             validate: {
                 params,
-                headers: Joi.object({ 'if-none-match': Joi.string().max(1000).description('The ETag of the last answer: 304 while the workflow is at that revision') }).unknown()
+                headers: Joi.object({ 'if-none-match': Joi.string().max(1000).description('The ETag of the last answer: 304 while the answer is the same') }).unknown()
             },
             response: { status: { 200: workflowDetail } }
         },
         handler: async (request, h) => {
             const workflow = await services.workflows.getWorkflow(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
-            return h.response(await withTrigger(services, workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
+            return answerWorkflow(h, await withTrigger(services, workflow));
         }
     },
     {
@@ -155,7 +158,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
         options: {
             tags: ['api', 'workflows'],
             description: 'Change a workflow’s name, graph or webhook, or pause and resume it',
-            notes: 'Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither (webhookUrl, paused) makes none. With If-Match ("r<revision>", the ETag of GET), 412 when the workflow has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.',
+            notes: 'Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither (webhookUrl, paused) makes none. With If-Match (the ETag of GET, or "r<revision>"), 412 when its name or graph has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.',
             payload,
             validate: {
                 params,
@@ -172,7 +175,7 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
             const { workflowId } = request.params as { workflowId: string };
             const ifRevision = ifMatchRevision(request.headers['if-match'] as string | undefined);
             const workflow = await services.workflows.update(accountIdOf(request), workflowId, request.payload as Partial<WorkflowInput>, ifRevision);
-            return h.response(await withTrigger(services, workflow)).etag(revisionTag(workflow.revision).slice(1, -1));
+            return answerWorkflow(h, await withTrigger(services, workflow));
         }
     },
     {

@@ -518,7 +518,7 @@ export interface paths {
         };
         /**
          * One workflow
-         * @description ETag is "r<revision>": send it as If-Match with a PATCH to be refused (412) should the workflow change meanwhile.
+         * @description ETag is "r<revision>.<digest>" (it changes with anything in the answer, so If-None-Match revalidates): send it as If-Match with a PATCH to be refused (412) should the workflow change meanwhile.
          */
         get: operations["getWorkflowsByWorkflowId"];
         put?: never;
@@ -532,7 +532,7 @@ export interface paths {
         head?: never;
         /**
          * Change a workflow’s name, graph or webhook, or pause and resume it
-         * @description Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither (webhookUrl, paused) makes none. With If-Match ("r<revision>", the ETag of GET), 412 when the workflow has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.
+         * @description Keys left out keep their value. A new graph is validated like on create. A change of name or graph makes the next revision; one that changes neither (webhookUrl, paused) makes none. With If-Match (the ETag of GET, or "r<revision>"), 412 when its name or graph has changed since, and nothing is written. Runs already enqueued keep the revision they were enqueued with.
          */
         patch: operations["patchWorkflowsByWorkflowId"];
         trace?: never;
@@ -5487,7 +5487,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the last answer: 304 while the workflow is at that revision */
+                /** @description The ETag of the last answer: 304 while the answer is the same */
                 "if-none-match"?: string;
             };
             path: {
@@ -5829,7 +5829,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the workflow as you read it ("r<revision>"): 412 when it has changed since, and nothing is written */
+                /** @description The ETag of the workflow as you read it ("r<revision>.<digest>", or "r<revision>"): 412 when its name or graph has changed since, and nothing is written */
                 "if-match"?: string;
             };
             path: {
@@ -6745,7 +6745,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the workflow as you read it ("r<revision>"): 412 when it has changed since, and nothing is written */
+                /** @description The ETag of the workflow as you read it ("r<revision>.<digest>", or "r<revision>"): 412 when its name or graph has changed since, and nothing is written */
                 "if-match"?: string;
             };
             path: {
