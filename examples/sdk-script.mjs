@@ -20,7 +20,7 @@ try {
             { id: 'start', type: 'TRIGGER', data: {} },
             { id: 'contacts', type: 'DATA_SOURCE', data: { uploadId: upload.uploadId } },
             { id: 'audience', type: 'FILTER', data: { source: '{{contacts.rows}}', expr: 'subscribed && age > 30' } },
-            { id: 'send', type: 'OUTPUT', data: { forEach: '{{audience.items}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'See you in {{item.city}}!' } }
+            { id: 'send', type: 'OUTPUT', data: { forEach: '{{audience.items}}', to: '{{item.email}}', subject: 'Hello {{item.name}}', body: 'See you in {{item.city}}!\n\nTo stop these e-mails: {{unsubscribeUrl}}' } }
         ],
         edges: [
             { source: 'start', target: 'contacts' },

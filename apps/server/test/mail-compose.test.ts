@@ -1,8 +1,15 @@
+import Fs from 'node:fs/promises';
+import Os from 'node:os';
+import Path from 'node:path';
+
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import Pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
+import { loadConfig } from '../src/config.js';
 import { textComposer } from '../src/mail/compose.js';
+import { createMailer } from '../src/mail/mailer.js';
 
 const FROM = 'flowctl <no-reply@flowctl.test>';
 
@@ -90,5 +97,26 @@ describe('the text message composer', () => {
 
     it('refuses a sender that is not an address', () => {
         expect(() => textComposer('nobody')).toThrow("MAIL_FROM 'nobody' is not an e-mail address");
+    });
+});
+
+describe('the outbox (no SMTP_URL)', () => {
+    it('writes each e-mail as the bytes a relay would be sent: CRLF line ends throughout, headers and body', async () => {
+        const dataDir = await Fs.mkdtemp(Path.join(Os.tmpdir(), 'flowctl-outbox-'));
+        try {
+            const mailer = createMailer(loadConfig({}, { smtpUrl: null, dataDir, mailFrom: FROM }), Pino({ level: 'silent' }));
+            const sent = await mailer.send({ to: 'ada@example.test', subject: 'Hello Ada', text: 'Hi Ada,\nsee you\n\nin London.', unsubscribeUrl: 'http://flowctl.test/u/abc' });
+            const [file, ...more] = await Fs.readdir(Path.join(dataDir, 'outbox'));
+            expect(more).toEqual([]);
+            const raw = await Fs.readFile(Path.join(dataDir, 'outbox', file as string));
+            // Before: nodemailer's stream transport wrote CRLF headers over an LF body.
+            expect(raw.toString('latin1')).not.toMatch(/[^\r]\n/);
+            expect(raw.toString('latin1')).toContain(`Message-ID: ${sent.messageId}`);
+            expect(await read(raw)).toMatchObject({ to: [{ address: 'ada@example.test' }], subject: 'Hello Ada', text: expect.stringMatching(/^Hi Ada,\nsee you\n\nin London\.\n?$/) });
+            expect(raw.toString('latin1')).toContain('\r\nList-Unsubscribe: <http://flowctl.test/u/abc>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n');
+            mailer.close();
+        } finally {
+            await Fs.rm(dataDir, { recursive: true, force: true });
+        }
     });
 });

@@ -42,6 +42,9 @@ const applyAndRun = async (file: string, name: string, folder = WORKFLOWS): Prom
 const invitation = (name: string, city: string) =>
     new RegExp(`^Hi ${name},\\n\\nThe ${city} meetup is on Thursday\\. See you there!\\n\\nTo stop these e-mails: http://[^/\\s]+/u/[A-Za-z0-9_-]+$`);
 
+/** An example's text, then the recipient's own unsubscribe link. */
+const unsubscribable = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\nTo stop these e-mails: http://[^/\\s]+/u/[A-Za-z0-9_-]+$`);
+
 const byRecipient = (mails: { to: string[]; subject: string; text: string }[]) =>
     Object.fromEntries(mails.map((mail) => [mail.to.join(','), { subject: mail.subject, text: mail.text.trim() }]));
 
@@ -110,9 +113,9 @@ describe('examples/sdk-script.mjs', () => {
             const result = /^SUCCESS: (\{.*\})$/m.exec(script.stdout)?.[1];
             expect(JSON.parse(result ?? 'null')).toMatchObject({ totalRows: 5, filteredOut: 2, emailsSent: 3 });
             expect(byRecipient((await server.smtp.waitFor(before + 3)).slice(before))).toEqual({
-                'ada@example.com': { subject: 'Hello Ada Lovelace', text: 'See you in London!' },
-                'alan@example.com': { subject: 'Hello Alan Turing', text: 'See you in Manchester!' },
-                'margaret@example.com': { subject: 'Hello Margaret Hamilton', text: 'See you in Boston!' }
+                'ada@example.com': { subject: 'Hello Ada Lovelace', text: expect.stringMatching(unsubscribable('See you in London!')) },
+                'alan@example.com': { subject: 'Hello Alan Turing', text: expect.stringMatching(unsubscribable('See you in Manchester!')) },
+                'margaret@example.com': { subject: 'Hello Margaret Hamilton', text: expect.stringMatching(unsubscribable('See you in Boston!')) }
             });
         }
 
@@ -186,5 +189,6 @@ describe('examples/scheduled/daily-digest.yaml', () => {
             .filter((line) => /,true(,|$)/i.test(line)).length;
         expect(mails).toHaveLength(subscribed);
         expect(mails[0]?.subject).toMatch(/^Your weekday digest, /);
+        expect(mails[0]?.text).toMatch(/\n\nTo stop these e-mails: http:\/\/[^/\s]+\/u\/[A-Za-z0-9_-]+\s*$/);
     });
 });

@@ -35,14 +35,6 @@ export interface ComposedMail {
 
 const bracketed = (id: string): string => (id.startsWith('<') ? id : `<${id}>`);
 
-/** The message as nodemailer's own composer takes it (the outbox, which writes .eml files). */
-export const nodemailerMessage = ({ unsubscribeUrl, envelopeFrom, messageId, ...mail }: TextMail) => ({
-    ...mail,
-    messageId: messageId && bracketed(messageId),
-    ...(unsubscribeUrl ? { headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
-    ...(envelopeFrom ? { envelope: { from: envelopeFrom, to: mail.to } } : {})
-});
-
 /** A part's Content-Type and Content-Transfer-Encoding headers, and its encoded content. */
 const part = (type: 'plain' | 'html', text: string): { headers: string[]; content: string } => {
     const { encoding, content } = body(text);

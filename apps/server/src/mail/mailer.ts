@@ -2,11 +2,10 @@ import Crypto from 'node:crypto';
 import Fs from 'node:fs/promises';
 import Path from 'node:path';
 
-import Nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
 import type { Config } from '../config.js';
-import { nodemailerMessage } from './compose.js';
+import { textComposer } from './compose.js';
 import { heloName } from './helo.js';
 import type { RelaySnapshot, RelayState } from './relay-state.js';
 import { SmtpPool } from './smtp-pool.js';
@@ -91,8 +90,10 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
         };
     }
 
+    // The outbox file holds the very bytes a relay would be sent (CRLF line ends throughout, as an
+    // .eml is read): nodemailer's stream transport wrote CRLF headers over LF bodies.
     const outbox = Path.join(config.dataDir, 'outbox');
-    const transport = Nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    const compose = textComposer(config.mailFrom);
     let ready: Promise<unknown> | null = null;
     return {
         async send(mail, options) {
@@ -101,12 +102,12 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
             await options?.after;
             options?.signal?.throwIfAborted();
             await options?.onTransmit?.({ again: false });
-            const info = await transport.sendMail(nodemailerMessage({ from: config.mailFrom, ...mail }));
+            const { messageId, raw } = await compose({ from: config.mailFrom, ...mail });
             const file = Path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Crypto.randomBytes(4).toString('hex')}.eml`);
-            await Fs.writeFile(file, info.message as Buffer);
+            await Fs.writeFile(file, raw);
             log.info({ to: mail.to, file }, 'e-mail written to the outbox (set SMTP_URL to deliver)');
-            return { messageId: info.messageId };
+            return { messageId };
         },
-        close: () => transport.close()
+        close: () => {}
     };
 };
