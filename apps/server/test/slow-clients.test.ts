@@ -74,6 +74,25 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
         expect(upload.json.message).toMatch(/upload limit of 64 KiB/);
     });
 
+    it('answers 413 from a declared Content-Length on routes that name an owned id, signed in or not, and keeps serving', async () => {
+        // Found by an outside attack: the ownership check's deferred refusal came back as a promise,
+        // hapi answered 500 ("Cannot throw non-error object") and the rejection ended the process.
+        for (const [method, path] of [
+            ['DELETE', '/api/uploads/upl_x'],
+            ['PATCH', '/api/workflows/wf_x'],
+            ['POST', '/api/workflows/wf_x/revisions/1/restore'],
+            ['POST', '/api/workflows/wf_x/run']
+        ] as const) {
+            for (const headers of [auth, {}]) {
+                const res = await send({ method, path, headers: { ...headers, 'content-type': 'application/json', 'content-length': '2000000' } });
+                expect(res.status, `${method} ${path}`).toBe(413);
+                expect(res.json.message, `${method} ${path}`).toMatch(/larger than/);
+            }
+        }
+
+        expect((await t.request({ method: 'GET', url: '/api/workflows', headers: auth })).statusCode).toBe(200);
+    });
+
     it('answers 413 as soon as a chunked upload passes MAX_UPLOAD_BYTES, while the client is still sending', async () => {
         const row = `${'x'.repeat(1023)}\n`;
         const res = await send({

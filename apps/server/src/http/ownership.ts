@@ -40,7 +40,11 @@ const deferPayloadFailure =
     async (request, h, err) => {
         const status = (err as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
         if (status === 413) {
-            return typeof failAction === 'function' ? failAction.call(null, request, h, err) : Promise.reject(err);
+            if (typeof failAction === 'function') {
+                return failAction.call(null, request, h, err);
+            }
+
+            throw err;
         }
 
         try {

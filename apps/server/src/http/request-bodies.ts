@@ -10,11 +10,20 @@ import { formatBytes } from './payload.js';
 
 const CLOSE = Symbol('close the connection');
 
-/** The route's own failAction words the 413 when it has one (see payload.ts). */
-const tooLarge = (request: Hapi.Request, h: Hapi.ResponseToolkit, limit: number) => {
+/**
+ * Throws the 413, worded by the route's own failAction when it has one (see payload.ts). A failAction
+ * may throw, return a rejected promise (an async one, as ownership.ts wraps every owned route's) or
+ * return: each ends in a thrown error here. Throwing the promise itself made hapi answer 500 and left
+ * its rejection unhandled, which ended the process.
+ */
+const refuseTooLarge = async (request: Hapi.Request, h: Hapi.ResponseToolkit, limit: number): Promise<never> => {
     const failAction = request.route.settings.payload?.failAction;
     const err = Boom.entityTooLarge(`The request body is larger than ${formatBytes(limit)}`);
-    return typeof failAction === 'function' ? failAction.call(null, request, h, err) : err;
+    if (typeof failAction === 'function') {
+        await failAction.call(null, request, h, err);
+    }
+
+    throw err;
 };
 
 /**
@@ -90,12 +99,12 @@ export const registerRequestBodies = (server: Hapi.Server, options: { bodyTimeou
     });
 
     // Before auth and before hapi starts reading: a declared length over the limit needs no body.
-    server.ext('onPreAuth', (request, h) => {
+    server.ext('onPreAuth', async (request, h) => {
         const limit = request.route.settings.payload?.maxBytes;
         const declared = Number(request.headers['content-length']);
         if (limit !== undefined && declared > limit && request.method !== 'get' && request.method !== 'head') {
             (request.plugins as Record<symbol, boolean>)[CLOSE] = true;
-            throw tooLarge(request, h, limit);
+            await refuseTooLarge(request, h, limit);
         }
 
         return h.continue;
