@@ -86,6 +86,19 @@ describe('logs', () => {
         }
     });
 
+    it('never carry an unsubscribe token or a hook id from a path', async () => {
+        // Either one acts for someone (unsubscribes a recipient, starts a run) without a sign-in.
+        const token = 'AAAAtokenNeverLogged0123456789abcdefghijklmnopqrstuvwxyz';
+        const before = lines.length;
+        for (const url of [`/u/${token}`, `/u/${token}?utm_source=x`, `/api/hooks/hk_${token}`]) {
+            await app.server!.inject({ method: url.startsWith('/u/') ? 'GET' : 'POST', url, payload: url.startsWith('/u/') ? undefined : [] });
+        }
+        const output = lines.slice(before).join('');
+        expect(output).not.toContain('tokenNeverLogged');
+        expect(output).toContain('"path":"/u/sha256:');
+        expect(output).toContain('"path":"/api/hooks/sha256:');
+    });
+
     it('redacts secret-named fields even when code logs them by mistake', () => {
         const before = lines.length;
         app.ctx.log.info({ payload: { password: 'p', ai: { apiKey: 'k' } }, refreshToken: 'r', headers: { authorization: 'Bearer t' } }, 'oops');

@@ -107,6 +107,20 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
         expect(await storedBlobFiles(t)).toEqual([]);
     });
 
+    it('answers 413 as soon as a chunked JSON body passes its limit, while the client is still sending', async () => {
+        // Found by an outside attack: the client got a reset and no answer (hapi parses JSON bodies itself).
+        for (const path of ['/api/workflows', '/api/auth/login']) {
+            const res = await send({
+                method: 'POST',
+                path,
+                headers: { ...(path === '/api/workflows' ? auth : {}), 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+                chunks: [frame('{"name": "'), ...Array.from({ length: 40 }, () => frame('x'.repeat(64 * 1024)))]
+            });
+            expect(res.status, path).toBe(413);
+            expect(res.json.message, path).toMatch(/larger than/);
+        }
+    });
+
     it('answers 400 to JSON nested deeper than 64 levels, and accepts less', async () => {
         const deep = await t.request({ method: 'POST', url: '/api/workflows', headers: { ...auth, 'content-type': 'application/json' }, payload: nested(10_000) });
         expect(deep.statusCode).toBe(400);

@@ -68,6 +68,28 @@ const watchBody = (request: Hapi.Request, idleMs: number, deadlineMs: number): v
 };
 
 /**
+ * hapi reads a body it parses itself with @hapi/wreck, which destroys the request once the body passes
+ * the route's maxBytes. Destroying the request destroys its socket: a client still sending a chunked
+ * body got a reset instead of the 413 (a declared Content-Length is refused before reading, below).
+ * Here that destroy (wreck calls it with no error, on a live socket) stops the reading instead: an
+ * error event tells hapi the body is done (it answers the route's 413 at once), and the connection
+ * closes lingering after the answer (connections.ts). Any other destroy is a destroy.
+ */
+const stopReadingInsteadOfDestroy = (request: Hapi.Request): void => {
+    const req = request.raw.req;
+    const destroy = req.destroy;
+    req.destroy = function (this: typeof req, error?: Error) {
+        if (error !== undefined || this.socket.destroyed || request.raw.res.headersSent) {
+            return destroy.call(this, error);
+        }
+
+        (request.plugins as Record<symbol, boolean>)[CLOSE] = true;
+        this.emit('error', Boom.entityTooLarge('The request body is larger than this route takes'));
+        return this;
+    };
+};
+
+/**
  * The route a request will reach, or null. hapi's router throws on a path whose percent-encoding does
  * not decode (`/api/workflows/%ff`): that is the client's mistake, answered 400 before any body is read.
  */
@@ -89,9 +111,14 @@ export const registerRequestBodies = (server: Hapi.Server, options: { bodyTimeou
 
         // hapi's not-found route drains the whole body before its 404 (and no onPreAuth runs for it):
         // a path or method no route has is answered before any of the body is read.
-        if (request.path.startsWith('/') && routeOf(server, request) === null) {
+        const route = request.path.startsWith('/') ? routeOf(server, request) : null;
+        if (request.path.startsWith('/') && route === null) {
             (request.plugins as Record<symbol, boolean>)[CLOSE] = true;
             throw Boom.notFound();
+        }
+
+        if (req.headers['transfer-encoding'] && route?.settings.payload?.parse === true) {
+            stopReadingInsteadOfDestroy(request);
         }
 
         watchBody(request, options.bodyTimeoutSeconds * 1000, options.requestTimeoutSeconds * 1000);

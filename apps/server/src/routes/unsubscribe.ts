@@ -47,6 +47,9 @@ const failure = (h: ResponseToolkit, err: unknown): ResponseObject => {
 };
 
 const params = Joi.object({ token: Joi.string().required() });
+// A link forwarded, or decorated by a mail provider or tracker (utm_source=…), must still unsubscribe:
+// any query is taken and ignored.
+const query = Joi.object().unknown();
 
 export const unsubscribeRoutes = (services: Services): ServerRoute[] => [
     {
@@ -57,7 +60,7 @@ export const unsubscribeRoutes = (services: Services): ServerRoute[] => [
             tags: ['api', 'consent'],
             description: 'The unsubscribe page of an e-mail: the address (masked), the sender, and one button',
             notes: 'Changes nothing: only the POST unsubscribes. 404 for a link this server did not make (or changed), or whose account is gone.',
-            validate: { params },
+            validate: { params, query },
             plugins: { rateLimit: { bucket: 'unsubscribe' }, openapi: { produces: ['text/html'], errors: [404] } }
         },
         handler: async (request, h) => {
@@ -81,7 +84,7 @@ export const unsubscribeRoutes = (services: Services): ServerRoute[] => [
             tags: ['api', 'consent'],
             description: "Unsubscribe: adds the e-mail's address to its account's suppression list (RFC 8058 one-click)",
             notes: `Body \`List-Unsubscribe=One-Click\` (any content type) or empty; at most ${MAX_BODY_BYTES} bytes (413). 200 also when the address was already suppressed; 404 for a link this server did not make (or changed), or whose account is gone; 400 for another body.`,
-            validate: { params },
+            validate: { params, query },
             payload: {
                 parse: false,
                 output: 'data',
