@@ -181,7 +181,10 @@ describe('the delivery ledger: who got what', () => {
             ['?limit=0', 'limit'],
             ['?limit=501', 'limit'],
             ['?cursor=zz', 'cursor'],
-            ['?cursor=d9.0', 'cursor']
+            ['?cursor=d9.0', 'cursor'],
+            // Past the integer column (it answered 500), alone and with a status.
+            ['?cursor=d0.zzzzzzz', 'cursor'],
+            ['?status=sent&cursor=d0.zzzzzzz', 'cursor']
         ] as const) {
             const res = await api.call('GET', ledgerUrl(run.runId, query));
             expect([query, res.statusCode]).toEqual([query, 400]);

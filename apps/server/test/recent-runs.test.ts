@@ -67,6 +67,11 @@ describe('GET /api/runs', () => {
 
         expect(seen).toEqual([...ids].reverse());
         expect((await api.call('GET', '/api/runs?cursor=nonsense')).statusCode).toBe(400);
+        // Well-formed, but past the bigint column: every keyset-paged list answered 500.
+        for (const url of ['/api/runs', '/api/workflows', '/api/uploads', '/api/suppressions']) {
+            const res = await api.call('GET', `${url}?cursor=zzzzzzzzzzzzz.x`);
+            expect([url, res.statusCode, res.json.message]).toEqual([url, 400, expect.stringContaining('cursor')]);
+        }
     });
 
     it('still answers a run by id under /api/workflows/runs/{runId}', async () => {

@@ -83,6 +83,8 @@ describe('workflow revisions', { timeout: 120_000 }, () => {
 
         expect(seen).toEqual([5, 4, 3, 2, 1]);
         expect((await get(`/api/workflows/${workflowId}/revisions?cursor=nonsense`)).statusCode).toBe(400);
+        expect((await get(`/api/workflows/${workflowId}/revisions?cursor=vzzzzzzz`)).statusCode).toBe(400);
+        expect((await get(`/api/workflows/${workflowId}/revisions?cursor=vzzzzzz`)).statusCode).toBe(400);
     });
 
     it('refuses a stale If-Match with 412 and writes nothing; a bad one with 400', async () => {

@@ -41,7 +41,8 @@ const encodeCursor = (at: Position): string => `d${at.node.toString(36)}.${at.in
 const decodeCursor = (cursor: string, nodes: number): Position => {
     const match = /^d([0-9a-z]{1,4})\.([0-9a-z]{1,7})$/.exec(cursor);
     const at = match ? { node: Number.parseInt(match[1]!, 36), index: Number.parseInt(match[2]!, 36) } : null;
-    if (!at || at.node >= nodes) {
+    // Seven base-36 digits reach past the integer column an element index is.
+    if (!at || at.node >= nodes || at.index > 2_147_483_647) {
         throw Boom.badRequest(`Invalid cursor '${cursor.slice(0, 40)}': pass the cursor from the Link header of the previous page`);
     }
 

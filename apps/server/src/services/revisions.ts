@@ -19,11 +19,14 @@ export interface RevisionsService {
     restore(accountId: string, workflowId: string, revision: number, ifRevision?: number): Promise<SavedWorkflow>;
 }
 
+const INT_MAX = 2_147_483_647;
+
 /** Cursors are opaque to clients: the revision the page ended at. */
 const encodeCursor = (revision: number): string => `v${revision.toString(36)}`;
 const decodeCursor = (cursor: string): number => {
     const revision = /^v[0-9a-z]{1,7}$/.test(cursor) ? Number.parseInt(cursor.slice(1), 36) : Number.NaN;
-    if (!Number.isSafeInteger(revision) || revision < 1) {
+    // Seven base-36 digits reach past the integer column a revision is.
+    if (!Number.isSafeInteger(revision) || revision < 1 || revision > INT_MAX) {
         throw Boom.badRequest(`Invalid cursor '${cursor.slice(0, 40)}': pass the cursor from the Link header of the previous page`);
     }
 

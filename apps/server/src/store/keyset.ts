@@ -40,6 +40,8 @@ export const toPage = <R extends { keyset_at: string; id: string }, T>(rows: R[]
 /** Opaque to clients: `<at in base 36>.<id>`. */
 export const encodeCursor = (keyset: Keyset): string => `${BigInt(keyset.at).toString(36)}.${keyset.id}`;
 
+const BIGINT_MAX = 2n ** 63n - 1n;
+
 /** Null when `cursor` was not made by encodeCursor(). */
 export const decodeCursor = (cursor: string): Keyset | null => {
     const match = /^(-?[0-9a-z]{1,13})\.([A-Za-z0-9_-]{1,100})$/.exec(cursor);
@@ -51,6 +53,11 @@ export const decodeCursor = (cursor: string): Keyset | null => {
     let at = 0n;
     for (const digit of match[1]!.replace('-', '')) {
         at = at * 36n + BigInt(Number.parseInt(digit, 36));
+    }
+
+    // Thirteen base-36 digits reach past a bigint column: such a cursor was not made here either.
+    if (at > BIGINT_MAX) {
+        return null;
     }
 
     return { at: String(negative ? -at : at), id: match[2]! };
