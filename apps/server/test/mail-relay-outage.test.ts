@@ -66,6 +66,22 @@ describe('a relay that stops taking mail pauses sending; it does not fail the me
         expect(changes.at(-1)).toBe('up');
     });
 
+    it('resumes within 2 s of the relay answering again, however long it was down', async () => {
+        // The probes back off (50 ms doubling here), but never past 2 s: before, they doubled to 15 s
+        // and sending stayed idle up to that long after the relay was back. Seven probes take 5 s.
+        const { sink, pool } = await setup();
+        await pool.send(mail(0), { retry });
+        await sink.stop();
+        const waiting = pool.send(mail(1), { retry });
+        await probes(pool.relay, 7);
+        const { nextTryAt } = pool.relay.snapshot();
+        expect((nextTryAt?.getTime() ?? 0) - Date.now()).toBeLessThanOrEqual(2000);
+        await sink.start();
+        const backAt = Date.now();
+        await waiting;
+        expect(Date.now() - backAt).toBeLessThan(2500);
+    }, 15_000);
+
     it('waits out a relay answering 421 to everything, and replaces the connections opened before', async () => {
         const { sink, pool, changes } = await setup();
         await pool.send(mail(0), { retry });
