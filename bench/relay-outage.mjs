@@ -40,8 +40,10 @@ try {
         waiting ??= run.nodes.find((node) => node.nodeId === 'send')?.output?.waiting ?? null;
     }
 
+    const arrivedBefore = sink.arrivals.length;
     await sink.start();
     const backAt = Date.now();
+    const backAtPerf = performance.now();
     let run;
     do {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -49,6 +51,12 @@ try {
     } while (!run.completedAt);
 
     const finishedAfterS = (new Date(run.completedAt).getTime() - backAt) / 1000;
+    // Where that time went: waiting for a probe to find the relay back, then sending what was left.
+    const after = sink.arrivals.slice(arrivedBefore);
+    const firstAfterS = after.length ? ((after[0] - backAtPerf) / 1000).toFixed(1) : '-';
+    const lastAfterS = after.length ? ((after.at(-1) - backAtPerf) / 1000).toFixed(1) : '-';
+    /** E-mails accepted per second over `list` (performance.now() times). */
+    const rate = (list) => (list.length > 1 ? Math.round(((list.length - 1) * 1000) / (list.at(-1) - list[0])) : 0);
     const received = sink.perRecipient;
     const twice = [...received.values()].filter((n) => n > 1).length;
     const failed = ROWS - run.result.emailsSent - (run.result.unknownOutcome ?? 0);
@@ -56,6 +64,8 @@ try {
     console.log(`node said while held: ${waiting ?? '(nothing)'}`);
     console.log(`${'rows failed'.padEnd(44)} ${String(failed).padStart(8)}   target 0 ${failed === 0 ? 'ok' : 'MISSED'}`);
     console.log(`${'rows delivered more than once'.padEnd(44)} ${String(twice).padStart(8)}   (possiblyDuplicated ${run.result.possiblyDuplicated ?? 0})`);
+    console.log(`${'first e-mail accepted after the relay was back'.padEnd(44)} ${`${firstAfterS} s`.padStart(8)}   (${after.length} accepted since, the last at ${lastAfterS} s)`);
+    console.log(`${'e-mails a second before the stop, after the return'.padEnd(44)} ${`${rate(sink.arrivals.slice(0, arrivedBefore))}`.padStart(8)}   ${rate(after)}`);
     console.log(`${'run finished after the relay was back'.padEnd(44)} ${`${finishedAfterS.toFixed(1)} s`.padStart(8)}   (${run.status}, ${received.size} recipients reached)`);
     process.exitCode = failed === 0 && run.status === 'SUCCESS' ? 0 : 1;
 } finally {

@@ -67,6 +67,45 @@ describe('runs: an outage of the relay pauses sending', () => {
         expect(metrics).toMatch(/flowctl_email_send_seconds_count [1-9]/);
     });
 
+    it('waits out a storm of 421s to every command, fails nothing, and then delivers every row exactly once', async () => {
+        const { recipients, workflowId } = await workflow('storm.example.test', 40);
+        t.smtp.delay(20);
+        const before = t.smtp.messages.length;
+        const runId = await api.enqueue(workflowId);
+        await t.smtp.waitFor(before + 5);
+        // Both connections have a message whose data arrived, unanswered: the storm refuses those at the
+        // end of their data (copies not kept, so they must go again), then every new connection at its
+        // greeting. Each 421 closes its connection.
+        await t.smtp.hold(2);
+        const down = once(relay, 'change');
+        t.smtp.refuseAll(421);
+        t.smtp.release();
+        await down;
+        const held = await api.waitFor(runId, (run) => typeof api.node(run, 'send').output?.waiting === 'string');
+        expect(api.node(held, 'send')).toMatchObject({
+            status: 'RUNNING',
+            output: { waiting: expect.stringMatching(/^relay refusing mail since \d\d:\d\d:\d\dZ, next try in \d+ s \(last reply: 421 /) }
+        });
+        for (let i = 0; i < 6; i++) {
+            await once(relay, 'probe');
+        }
+
+        const refused = t.smtp.refusedAll;
+        expect(refused).toBeGreaterThanOrEqual(7);
+        t.smtp.refuseAll(null);
+        t.smtp.delay(0);
+        const run = await api.waitFor(runId);
+        expect(run).toMatchObject({ status: 'SUCCESS', result: { totalRows: 40, emailsSent: 40 } });
+        expect(run.result).not.toHaveProperty('unknownOutcome');
+        expect(run.result).not.toHaveProperty('possiblyDuplicated');
+
+        // At the receiving end: each row once, none lost, none twice.
+        const received = t.smtp.messages.filter((m) => m.to[0]?.endsWith('@storm.example.test')).map((m) => m.to[0]);
+        expect(received.sort()).toEqual([...recipients].sort());
+        const ledger = await api.call('GET', `/api/workflows/runs/${runId}/deliveries`);
+        expect(ledger.json.map((e: { status: string }) => e.status)).toEqual(Array(40).fill('sent'));
+    });
+
 });
 
 describe('runs: a relay down past SMTP_RETRY_FOR_MS', () => {

@@ -13,6 +13,8 @@ export interface ReceivedMail {
     html?: string;
     /** The envelope sender (MAIL FROM: what becomes the Return-Path). */
     envelopeFrom: string;
+    /** The SMTP session it came on: messages with the same one shared a connection. */
+    connection: string;
     raw: string;
 }
 
@@ -41,10 +43,17 @@ export interface SmtpSink {
     /** Every connection is cut and the port refuses connections until `start` (a relay stopped). */
     stop(): Promise<void>;
     start(): Promise<void>;
-    /** Answers MAIL FROM with `code` (421: service closing; 451) on every connection until called with null. */
+    /**
+     * Answers every command with `code` (421: service closing, which also closes the connection; 451)
+     * until called with null: a new connection's greeting, and on connections already open MAIL FROM,
+     * RCPT TO or the end of DATA, whichever comes next. A message refused at the end of its data is
+     * not kept.
+     */
     refuseAll(code: number | null): void;
     /** MAIL FROM commands answered so far: what refuseAll turned away, and probes. */
     readonly mailFroms: number;
+    /** Commands and greetings refuseAll answered with its code. */
+    readonly refusedAll: number;
     /** Waits this long before accepting each message, like a distant relay. */
     delay(ms: number): void;
     /**
@@ -82,32 +91,46 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     let attempts = 0;
     let tooLong = 0;
     let refusingAll: number | null = null;
+    let refusedAll = 0;
     let mailFroms = 0;
     const heloNames: string[] = [];
     let waiting = 0;
     let peakWaiting = 0;
     const refuse = (message: string, code: number) => Object.assign(new Error(message), { responseCode: code });
+    /** refuseAll's answer, while it is on. */
+    const refusal = () => {
+        if (refusingAll === null) {
+            return null;
+        }
+
+        refusedAll++;
+        return refuse(refusingAll === 421 ? '4.3.2 service shutting down, closing channel' : '4.3.0 try again later', refusingAll);
+    };
 
     const server = new SMTPServer({
         authOptional: true,
         disabledCommands: ['STARTTLS'],
         logger: false,
+        onConnect(_session, callback) {
+            callback(refusal());
+        },
         onMailFrom(_address, session, callback) {
             mailFroms++;
             if (session.transaction === 1) {
                 heloNames.push(session.hostNameAppearsAs);
             }
 
-            if (refusingAll !== null) {
-                return callback(refuse(refusingAll === 421 ? '4.3.2 service shutting down, closing channel' : '4.3.0 try again later', refusingAll));
-            }
-
-            callback();
+            callback(refusal());
         },
         onRcptTo(address, _session, callback) {
-            const refusal = rejected.get(address.address.toLowerCase());
-            if (refusal) {
-                return callback(refuse(refusal.message, refusal.code));
+            const refusedNow = refusal();
+            if (refusedNow) {
+                return callback(refusedNow);
+            }
+
+            const rejection = rejected.get(address.address.toLowerCase());
+            if (rejection) {
+                return callback(refuse(rejection.message, rejection.code));
             }
 
             const code = deferred.get(address.address.toLowerCase());
@@ -158,6 +181,11 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
                     waiting--;
                 }
 
+                const refusedNow = refusal();
+                if (refusedNow) {
+                    return callback(refusedNow);
+                }
+
                 const raw = Buffer.concat(chunks).toString('utf8');
                 const parsed = await simpleParser(raw);
                 messages.push({
@@ -167,6 +195,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
                     text: (parsed.text ?? '').replace(/\n$/, ''),
                     ...(typeof parsed.html === 'string' ? { html: parsed.html } : {}),
                     envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                    connection: session.id,
                     raw
                 });
                 for (const wake of waiters) {
@@ -225,6 +254,9 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         },
         get mailFroms() {
             return mailFroms;
+        },
+        get refusedAll() {
+            return refusedAll;
         },
         delay(ms) {
             delayMs = ms;

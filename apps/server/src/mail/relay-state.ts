@@ -27,13 +27,20 @@ export interface RelaySnapshot {
 export interface RelayStateOptions {
     /** Down this long: waiting messages fail (SMTP_RETRY_FOR_MS). */
     giveUpMs: number;
-    /** The first wait between probes; it doubles up to 15 s (SMTP_RETRY_DELAY_MS). */
+    /** The first wait between probes; it doubles up to MAX_PROBE_DELAY_MS (SMTP_RETRY_DELAY_MS). */
     probeDelayMs: number;
     /** Failures in a row of different messages, none accepted between, that mean a relay refusing everything with 4xx. */
     storm: number;
 }
 
-const MAX_PROBE_DELAY_MS = 15_000;
+/**
+ * The longest wait between probes, and so the longest sending stays idle once the relay answers
+ * again: users expect it to resume within a couple of seconds. (It was 15 s: after a long outage a
+ * run sat idle up to that long with the relay back.) One probe is one message on one connection, so
+ * a down relay sees at most one connection attempt per 2 s from each worker: a refused connect costs
+ * it nothing, a relay answering 421 one short session. A longer SMTP_RETRY_DELAY_MS still wins.
+ */
+const MAX_PROBE_DELAY_MS = 2000;
 const CONNECTION = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 /** The relay stopped taking mail for this long: the message was not sent and may be sent later. */
@@ -172,7 +179,7 @@ export class RelayState extends EventEmitter {
             this.nextTryAt = Date.now() + this.probeDelay;
             this.emit('change', this.snapshot());
         } else if (wasProbe) {
-            this.probeDelay = Math.min(this.probeDelay * 2, MAX_PROBE_DELAY_MS);
+            this.probeDelay = Math.min(this.probeDelay * 2, Math.max(MAX_PROBE_DELAY_MS, this.options.probeDelayMs));
             this.nextTryAt = Date.now() + this.probeDelay;
         }
 

@@ -1,21 +1,22 @@
-import Net from 'node:net';
 import { PassThrough } from 'node:stream';
 
 import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
-import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
+import type SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 
 import { type TextMail, textComposer } from './compose.js';
+import { aborted, afterFailure, openConnection, type Pooled, transmit } from './pooled-connection.js';
 import { RelayState, type RelayStateOptions } from './relay-state.js';
 import { type RetryPolicy, retrying } from './retry.js';
-import { isReply, type SmtpFailure, smtpError } from './smtp-errors.js';
+import { isReply, type SmtpFailure } from './smtp-errors.js';
 
 // A pool of nodemailer SMTP connections used directly, one message at a time each. Nodemailer's own
 // pooled transport routes every message through its Mailer pipeline and a queue. Measured in one
 // process against a loopback sink, 2,000 messages 8 at a time: this pool 468/s vs nodemailer's
 // pooled transport 118/s (313/s with TCP_NODELAY on its sockets); again later on a machine under
 // heavy load, 143-412/s vs 42-49/s (45-46/s with TCP_NODELAY). A run's OUTPUT node spends most of
-// its time here, so this stays. The protocol is still nodemailer's SMTPConnection; what this file
-// adds is that every exchange settles (see `exchange`) and that a refused message keeps its connection.
+// its time here, so this stays. The protocol is still nodemailer's SMTPConnection, on connections
+// opened and used as pooled-connection.ts says; this file shares them out and sends each message,
+// pausing while the relay is down (relay-state.ts) and retrying under a policy (retry.ts).
 
 export interface SmtpPoolOptions {
     maxConnections?: number;
@@ -56,19 +57,6 @@ export interface PoolSendOptions {
     onRefused?: () => void;
 }
 
-interface Pooled {
-    conn: SMTPConnection;
-    socket: Net.Socket;
-    /** Connections opened before the relay's last 421 are replaced, not reused: it may have changed its policy. */
-    generation: number;
-    messages: number;
-    broken: boolean;
-    discarded: boolean;
-    idleTimer: NodeJS.Timeout | null;
-    /** Fails the exchange under way, if any: the connection reported an error or closed. */
-    interrupt: ((err: Error) => void) | null;
-}
-
 /** A stream that yields `data` once `after` resolves, and fails if it rejects. */
 const gated = (after: Promise<unknown>, data: Buffer): PassThrough => {
     const stream = new PassThrough();
@@ -78,8 +66,6 @@ const gated = (after: Promise<unknown>, data: Buffer): PassThrough => {
     );
     return stream;
 };
-
-const aborted = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('the send was cancelled'));
 
 export class SmtpPool {
     private readonly options: SMTPConnection.Options;
@@ -175,10 +161,10 @@ export class SmtpPool {
         const reused = first.messages > 0;
         const heard = first.socket.bytesRead;
         try {
-            await this.transmit(first, envelope, raw(), signal);
+            await transmit(first, envelope, raw(), signal, this.dataTimeoutMs);
             return;
         } catch (err) {
-            await this.afterFailure(first, err);
+            await afterFailure(first, err, this.timeoutMs);
             // A reused connection the server had just closed fails without a word from the server, so
             // the message cannot have been accepted: try again on a fresh one at once.
             if (!reused || signal?.aborted || isReply(err) || first.socket.bytesRead !== heard) {
@@ -190,9 +176,9 @@ export class SmtpPool {
 
         const second = await this.acquireFor(signal, true, onTransmit);
         try {
-            await this.transmit(second, envelope, raw(), signal);
+            await transmit(second, envelope, raw(), signal, this.dataTimeoutMs);
         } catch (err) {
-            await this.afterFailure(second, err);
+            await afterFailure(second, err, this.timeoutMs);
             throw err;
         } finally {
             this.release(second);
@@ -210,79 +196,6 @@ export class SmtpPool {
         }
 
         return pooled;
-    }
-
-    /** A refused message leaves a usable connection once the transaction is reset; anything else does not. */
-    private async afterFailure(pooled: Pooled, err: unknown): Promise<void> {
-        if (pooled.broken || !isReply(err)) {
-            pooled.broken = true;
-            return;
-        }
-
-        await this.exchange(pooled, 'RSET', undefined, (done) => pooled.conn.reset(done)).catch(() => {
-            pooled.broken = true;
-        });
-    }
-
-    private transmit(pooled: Pooled, envelope: SMTPConnection.Envelope, raw: Buffer | PassThrough, signal?: AbortSignal): Promise<void> {
-        return this.exchange(
-            pooled,
-            'the message',
-            signal,
-            (done) =>
-                pooled.conn.send(envelope, raw, (err) => {
-                    pooled.messages++;
-                    done(err);
-                }),
-            this.dataTimeoutMs
-        );
-    }
-
-    /**
-     * Runs one SMTP exchange and settles on whichever comes first: its callback, an error or end of
-     * the connection (nodemailer reports a socket closed mid-transaction only as an event), the
-     * deadline, or an abort. The last three leave the connection broken.
-     */
-    private exchange(
-        pooled: Pooled,
-        what: string,
-        signal: AbortSignal | undefined,
-        start: (done: (err?: Error | null) => void) => void,
-        timeoutMs = this.timeoutMs
-    ): Promise<void> {
-        if (signal?.aborted) {
-            return Promise.reject(aborted(signal));
-        }
-
-        return new Promise((resolve, reject) => {
-            let settled = false;
-            const settle = (err?: Error | null, broken = false) => {
-                if (settled) {
-                    return;
-                }
-
-                settled = true;
-                clearTimeout(timer);
-                signal?.removeEventListener('abort', onAbort);
-                pooled.interrupt = null;
-                if (broken) {
-                    pooled.broken = true;
-                    pooled.conn.close();
-                }
-
-                if (err) {
-                    reject(err);
-                } else {
-                    resolve();
-                }
-            };
-
-            const timer = setTimeout(() => settle(smtpError(`the SMTP server did not finish ${what} within ${timeoutMs} ms`, 'ETIMEDOUT'), true), timeoutMs);
-            const onAbort = () => settle(aborted(signal as AbortSignal), true);
-            signal?.addEventListener('abort', onAbort, { once: true });
-            pooled.interrupt = (err) => settle(err, true);
-            start((err) => settle(err));
-        });
     }
 
     private async acquire(signal?: AbortSignal, fresh = false): Promise<Pooled> {
@@ -415,56 +328,7 @@ export class SmtpPool {
         }
     }
 
-    /**
-     * Opens, greets (and logs in to) one server connection, all within the deadline. The socket has
-     * Nagle's algorithm off: otherwise each message's last packet waits for the server's delayed
-     * ACK, 40 ms on Linux.
-     */
-    private async connect(signal?: AbortSignal): Promise<Pooled> {
-        // Failing to open a connection is the relay's failure, not a message's (relay-state.ts).
-        const socket = await this.openSocket(signal).catch((err: Error) => {
-            throw Object.assign(err, { opening: true });
-        });
-        const conn = new SMTPConnection({ ...this.options, connection: socket });
-        const pooled: Pooled = { conn, socket, generation: this.generation, messages: 0, broken: false, discarded: false, idleTimer: null, interrupt: null };
-        conn.on('error', (err: Error) => this.lost(pooled, err));
-        conn.on('end', () => this.lost(pooled, smtpError('the SMTP server closed the connection', 'ECONNECTION')));
-        try {
-            await this.exchange(pooled, 'its greeting', signal, (done) => conn.connect(done));
-            if (this.options.auth) {
-                await this.exchange(pooled, 'the login', signal, (done) => conn.login(this.options.auth as SMTPConnection.Credentials, done));
-            }
-        } catch (err) {
-            conn.close();
-            throw Object.assign(err as Error, { opening: true });
-        }
-
-        return pooled;
-    }
-
-    private openSocket(signal?: AbortSignal): Promise<Net.Socket> {
-        const secure = Boolean(this.options.secure);
-        const port = Number(this.options.port) || (secure ? 465 : 587);
-        const host = this.options.host ?? 'localhost';
-        return new Promise((resolve, reject) => {
-            // Not Net.connect's own `signal`: it would stay attached to a socket the pool keeps.
-            const socket = Net.connect({ host, port, noDelay: true });
-            const onAbort = () => socket.destroy(aborted(signal as AbortSignal));
-            signal?.addEventListener('abort', onAbort, { once: true });
-            socket.setTimeout(this.timeoutMs, () => socket.destroy(smtpError(`SMTP connection to ${host}:${port} timed out`, 'ETIMEDOUT')));
-            socket.once('error', (err) => {
-                signal?.removeEventListener('abort', onAbort);
-                reject(err);
-            });
-            socket.once('connect', () => {
-                signal?.removeEventListener('abort', onAbort);
-                socket.removeAllListeners('error');
-                socket.setTimeout(0);
-                resolve(socket);
-            });
-            if (signal?.aborted) {
-                onAbort();
-            }
-        });
+    private connect(signal?: AbortSignal): Promise<Pooled> {
+        return openConnection({ options: this.options, timeoutMs: this.timeoutMs, generation: () => this.generation, signal, onLost: (pooled, err) => this.lost(pooled, err) });
     }
 }

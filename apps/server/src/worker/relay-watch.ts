@@ -3,7 +3,7 @@ import type { NodeState } from '@flowctl/engine';
 import type { RelaySnapshot, RelayState } from '../mail/relay-state.js';
 
 // While the relay is down, a run's sending OUTPUT nodes say so in the run detail (and so in
-// `flowctl run --watch`): `waiting: relay unreachable since 10:02:03Z, next try in 8 s (last reply: …)`.
+// `flowctl run --watch`): `waiting: relay unreachable since 10:02:03Z, next try in 2 s (last reply: …)`.
 // The figure is written with the node's live count, and again at each failed probe and when the
 // relay is back.
 
