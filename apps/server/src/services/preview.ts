@@ -20,9 +20,9 @@ import { createWindowCounter, type WindowCounter } from '../http/window-counter.
 import { type PreviewReplyRecord, previewReplies, writePreviewReply } from '../store/ai-preview-replies.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { rememberRowLink, testMail } from './preview-test-send.js';
-import { type AiEndpoint, complete } from '../worker/ai.js';
-import { AiLimiter } from '../worker/ai-limiter.js';
-import { aiRequestHash } from '../worker/ai-request-hash.js';
+import { type AiEndpoint, complete } from '../ai/client.js';
+import { AiLimiter } from '../ai/limiter.js';
+import { aiRequestHash } from '../ai/request-hash.js';
 import { estimateRun, overBudgetMessage, type UploadSize } from '../run-memory.js';
 import type { RunDeps } from '../worker/ports.js';
 import { summarize } from '../worker/summary.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import type { Services } from '../services/index.js';
-import { mergeAiSettings } from './ai.js';
+import { mergeAiSettings } from '../ai/client.js';
 import type { RunDeps } from './ports.js';
 
 /** The worker's view of the services: upload and Drive rows, and AI settings (the account's over the server's). */
