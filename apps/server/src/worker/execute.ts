@@ -20,7 +20,7 @@ import { watchRelay } from './relay-watch.js';
 import { resendFailed } from './retry.js';
 import { overBudget } from './run-budget.js';
 import type { RunQueue, StopReason } from './queue.js';
-import { toNodeStates } from './summary.js';
+import { toNodeStates } from '../store/node-summary.js';
 import { judgeTakeover, stallLimitMs } from './vitals.js';
 import { Watchdog } from './watchdog.js';
 
