@@ -24,7 +24,7 @@ import { type AiEndpoint, complete } from '../ai/client.js';
 import { AiLimiter } from '../ai/limiter.js';
 import { aiRequestHash } from '../ai/request-hash.js';
 import { estimateRun, overBudgetMessage, type UploadSize } from '../run-memory.js';
-import type { RunDeps } from '../worker/ports.js';
+import type { RunDeps } from './run-deps.js';
 import { summarize } from '../store/node-summary.js';
 import type { AccountsService } from './accounts.js';
 import type { WorkflowsService } from './workflows.js';

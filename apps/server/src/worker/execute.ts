@@ -15,7 +15,8 @@ import { MAX_STRIKES, noteInterruption, WORKER_STOPPED } from './interruption.js
 import { type Lease, LeaseLost } from './lease.js';
 import type { RunMetrics } from './metrics.js';
 import { NodeWriter } from './node-writer.js';
-import { createPorts, type PortsRun, type RunDeps } from './ports.js';
+import type { RunDeps } from '../services/run-deps.js';
+import { createPorts, type PortsRun } from './ports.js';
 import { watchRelay } from './relay-watch.js';
 import { resendFailed } from './retry.js';
 import { overBudget } from './run-budget.js';

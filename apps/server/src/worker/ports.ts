@@ -1,4 +1,4 @@
-import { type AiRequest, type DataSourceData, type DeliveryKey, errorMessage, type MailMessage, type Ports, type Row, type SuppressionCandidate } from '@flowctl/engine';
+import { type AiRequest, type DataSourceData, type DeliveryKey, errorMessage, type MailMessage, type Ports, type SuppressionCandidate } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
@@ -14,28 +14,12 @@ import { type AiEndpoint, complete } from '../ai/client.js';
 import { aiRequestHash } from '../ai/request-hash.js';
 import { AiLimiter } from '../ai/limiter.js';
 import { AiReplyLog } from './ai-reply-log.js';
-import type { UploadSize } from '../run-memory.js';
 import { chainDeliveries, markResent } from '../store/interruptions.js';
 import { type DeliveryJournal, type JournalEntries, journalKey } from './delivery-journal.js';
 import { DeliveryLog } from './delivery-log.js';
 import type { Lease } from './lease.js';
 import { isPermanentRecipientRefusal } from '../mail/bounces/refusal.js';
-import type { RunConsent } from '../services/suppressions.js';
-
-/** What the worker needs from the rest of the server, so it does not depend on how services are built. */
-export interface RunDeps {
-    readUploadRows(accountId: string, uploadId: string, signal?: AbortSignal): Promise<Row[]>;
-    /** Rows, columns and bytes of an upload of the account; null when there is no such upload. */
-    uploadSize(accountId: string, uploadId: string): Promise<UploadSize | null>;
-    /** A Drive CSV or Google Sheet (`sheet`: one sheet by name) of the account's linked Google account. */
-    readDriveRows(accountId: string, fileId: string, sheet?: string): Promise<Row[]>;
-    /** The account's AI settings merged with the server's defaults. */
-    aiSettings(accountId: string): Promise<AiEndpoint>;
-    /** Removes upload bytes that no upload owns (an upload that failed half-way); how many went. */
-    sweepOrphanUploads(): Promise<number>;
-    /** Recipients' consent: the suppression list, unsubscribe links, VERP senders (services/suppressions.ts). */
-    consent?: RunConsent;
-}
+import type { RunDeps } from '../services/run-deps.js';
 
 export interface PortsEnv {
     db: Queryable;
