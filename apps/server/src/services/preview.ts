@@ -16,7 +16,7 @@ import {
 } from '@flowctl/engine';
 
 import type { Context } from '../context.js';
-import { createWindowCounter, type WindowCounter } from '../http/window-counter.js';
+import { createWindowCounter, type WindowCounter } from './window-counter.js';
 import { type PreviewReplyRecord, previewReplies, writePreviewReply } from '../store/ai-preview-replies.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { rememberRowLink, testMail } from './preview-test-send.js';
