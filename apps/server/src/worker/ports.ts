@@ -6,11 +6,12 @@ import type { Mailer } from '../mail/mailer.js';
 import { isTemporary } from '../mail/smtp-errors.js';
 import type { MailMetrics } from './mail-metrics.js';
 import type { Queryable } from '../store/db.js';
-import { deliveryStates, writeDeliveries } from '../store/deliveries.js';
+import { writeDeliveries } from '../store/deliveries.js';
 import { writeOutputElements } from '../store/delivery-ledger.js';
 import { createAiPorts } from './ai-ports.js';
-import { chainDeliveries, markResent } from '../store/interruptions.js';
-import { type DeliveryJournal, type JournalEntries, journalKey } from './delivery-journal.js';
+import { markResent } from '../store/interruptions.js';
+import { type DeliveryJournal, journalKey } from './delivery-journal.js';
+import { earlierDeliveries } from './earlier-deliveries.js';
 import { DeliveryLog } from './delivery-log.js';
 import type { Lease } from './lease.js';
 import { isPermanentRecipientRefusal } from '../mail/bounces/refusal.js';
@@ -69,14 +70,6 @@ export interface PortsRun {
     waitOn?<T>(wait: () => Promise<T>): Promise<T>;
 }
 
-/**
- * An element as an earlier attempt left it: recorded SENT, FAILED or SUPPRESSED; or SENDING and, by that attempt's
- * notes, ACCEPTED, UNSENT, or UNKNOWN (transmitted with no answer read, or no notes here). For a
- * retry that executes the graph again, ELSEWHERE: another run of the chain sent it; MAYBE: another
- * run's copy has an unknown outcome (left SENDING, or sent again and then refused).
- */
-type Earlier = 'SENT' | 'FAILED' | 'SUPPRESSED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN' | 'ELSEWHERE' | 'MAYBE';
-
 const isNotFound = (err: unknown): boolean => (err as { output?: { statusCode?: number } })?.output?.statusCode === 404;
 
 export interface RunPorts extends Ports {
@@ -95,7 +88,6 @@ export interface RunPorts extends Ports {
  * same Message-ID, so a receiver that deduplicates drops it, and is counted as possibly duplicated.
  */
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
-    const states = new Map<string, Promise<Map<number, Earlier>>>();
     const sent = new Map<string, number>();
     /** Elements an earlier attempt already sent again after an unanswered copy (journalKey). */
     const resentBefore = new Set<string>();
@@ -110,76 +102,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         run.workflowId
     );
     const ai = createAiPorts(env, run);
-    const notes = new Map<string, JournalEntries | null>();
-    const notesOf = (attempt: string | null): JournalEntries | null => {
-        if (attempt === null) {
-            return null;
-        }
-
-        if (!notes.has(attempt)) {
-            notes.set(attempt, run.journal.earlier(attempt));
-        }
-
-        return notes.get(attempt) ?? null;
-    };
-
-    /** What earlier attempts did with each element of a node, with their notes if they are here. */
-    const earlierFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
-        const earlier = new Map<number, Earlier>();
-        for (const [index, { status, attempt, resent }] of await deliveryStates(env.db, run.id, nodeId)) {
-            if (resent) {
-                resentBefore.add(journalKey(nodeId, index));
-            }
-
-            if (status !== 'SENDING') {
-                earlier.set(index, status);
-                continue;
-            }
-
-            const key = journalKey(nodeId, index);
-            const noted = notesOf(attempt);
-            earlier.set(index, noted?.accepted.has(key) ? 'ACCEPTED' : noted && !noted.transmitted.has(key) ? 'UNSENT' : 'UNKNOWN');
-        }
-
-        return earlier;
-    };
-
-    /**
-     * For a retry that executes the graph again: this run's own records as in earlierFor, ELSEWHERE
-     * for what another run of the chain sent, and MAYBE for what it may have sent. Failures and
-     * elements never reached are sent.
-     */
-    const chainFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
-        const earlier = run.resumed ? await earlierFor(nodeId) : new Map<number, Earlier>();
-        for (const row of await chainDeliveries(env.db, run.originRunId, run.id, nodeId)) {
-            const index = row.element_index;
-            if (row.own || earlier.get(index) === 'SENT' || earlier.get(index) === 'ELSEWHERE') {
-                continue;
-            }
-
-            if (row.status === 'SENT') {
-                earlier.set(index, 'ELSEWHERE');
-            } else if (row.status === 'SENDING' || row.resent) {
-                // Another run's SENDING rows were settled from its notes when it ended: what is left
-                // may have arrived. So may a row that run sent again after such a copy, even if the
-                // server refused the second copy: sent from here, under this run's Message-ID, no
-                // receiver could tell it from a new e-mail.
-                earlier.set(index, 'MAYBE');
-            }
-        }
-
-        return earlier;
-    };
-
-    const statesFor = (nodeId: string): Promise<Map<number, Earlier>> => {
-        let found = states.get(nodeId);
-        if (!found) {
-            found = run.rederived ? chainFor(nodeId) : run.resumed ? earlierFor(nodeId) : Promise.resolve(new Map());
-            states.set(nodeId, found);
-        }
-
-        return found;
-    };
+    const statesFor = earlierDeliveries(env, run, resentBefore);
 
     const consent = env.deps.consent;
     /** Elements an earlier attempt recorded SUPPRESSED (journalKey): left out again, not recorded nor counted twice. */
