@@ -250,7 +250,7 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
                 return complete(endpoint, request, { limiter, retryBudgetMs: Math.min(ctx.config.aiRetryBudgetMs, PREVIEW_AI_RETRY_MS), signal: port.signal });
             },
 
-            // Recorded under the request's hash: a run enqueued later reuses it (worker/ports.ts).
+            // Recorded under the request's hash: a run enqueued later reuses it (worker/ai-ports.ts).
             async recordReply(request, reply, spent) {
                 const hash = hashes.get(request);
                 if (hash === undefined) {
