@@ -37,7 +37,7 @@ import { migrate } from './store/migrate.js';
 import { createRunChanges } from './store/run-changes.js';
 import { runDeps } from './services/run-deps.js';
 import { createWorker, type Worker } from './worker/index.js';
-import { createRunQueue } from './worker/queue.js';
+import { createRunQueue } from './queue/run-queue.js';
 import { SessionCache } from './services/session-cache.js';
 
 /** Every route the API serves; each area keeps its schemas beside its routes in src/routes/. */

@@ -2,7 +2,7 @@
 // imports src/routes/; the row-size rule (run-memory.ts) sits below services and worker alike, so
 // services/google.ts reads it without importing the worker. From the top: app.ts, main.ts and
 // index.ts assemble the server; a request enters at routes/ (helped by http/) and a run executes in
-// worker/; both use services/, which use ai/, mail/ and google/, which use store/. The files at the
+// worker/; both use services/, which use ai/, mail/, google/ and queue/, which use store/. The files at the
 // top of src/ (config, ids, secrets, outbound, run-memory...) sit below everything.
 import Fs from 'node:fs';
 import Path from 'node:path';
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = Path.resolve(import.meta.dirname, '..', 'src');
 /** Layers, highest first; a file may import its own layer or a lower one. */
-const RANK: Record<string, number> = { routes: 5, http: 4, worker: 4, services: 3, ai: 2, mail: 2, google: 2, store: 1 };
+const RANK: Record<string, number> = { routes: 5, http: 4, worker: 4, services: 3, ai: 2, mail: 2, google: 2, queue: 2, store: 1 };
 const COMPOSITION = new Set(['app.ts', 'main.ts', 'index.ts']);
 const rankOf = (file: string): number | undefined => {
     const [first, ...rest] = file.split('/');

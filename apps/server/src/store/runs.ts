@@ -18,14 +18,14 @@ export interface EnqueuedRow {
     revision: number;
     /** The drain job to announce to the workers, if one was added or is waiting. */
     job_id: string | null;
-    /** A drain holds the workflow's lease: it is woken (worker/drain-wakes.ts) instead of a job being added. */
+    /** A drain holds the workflow's lease: it is woken (queue/drain-wakes.ts) instead of a job being added. */
     held: boolean;
 }
 
 /**
  * CTE `wake`: when the statement's run was inserted while a drain holds the workflow's lease (CTE
  * `held`), notifies the job channel so that the drain, in whichever process, claims it without
- * lingering to the end (worker/drain-wakes.ts). Part of the enqueue's own statement: no round trip.
+ * lingering to the end (queue/drain-wakes.ts). Part of the enqueue's own statement: no round trip.
  * Every statement that inserts a run uses it (scheduled and hook runs too: store/schedules.ts).
  */
 export const WAKE = (wf: string) => `

@@ -21,7 +21,7 @@ import { endUnexecuted, nodeTypes, withDuplicates } from './end-unexecuted.js';
 import { watchRelay } from './relay-watch.js';
 import { resendFailed } from './retry.js';
 import { overBudget } from './run-budget.js';
-import type { RunQueue, StopReason } from './queue.js';
+import type { RunQueue, StopReason } from '../queue/run-queue.js';
 import { toNodeStates } from '../store/node-summary.js';
 import { judgeTakeover, stallLimitMs } from './vitals.js';
 import { Watchdog } from './watchdog.js';
