@@ -35,9 +35,9 @@ import { type Connect, createDb, createPool } from './store/db.js';
 import { type EmbeddedPostgres, startEmbedded } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
 import { createRunChanges } from './store/run-changes.js';
-import { runDeps } from './worker/deps.js';
+import { runDeps } from './services/run-deps.js';
 import { createWorker, type Worker } from './worker/index.js';
-import { createRunQueue } from './worker/queue.js';
+import { createRunQueue } from './queue/run-queue.js';
 import { SessionCache } from './services/session-cache.js';
 
 /** Every route the API serves; each area keeps its schemas beside its routes in src/routes/. */

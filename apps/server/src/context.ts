@@ -8,7 +8,7 @@ import type { BlobStore } from './store/blobs.js';
 import type { Db } from './store/db.js';
 import type { SessionCache } from './services/session-cache.js';
 import type { RunChanges } from './store/run-changes.js';
-import type { RunQueue } from './worker/queue.js';
+import type { RunQueue } from './queue/run-queue.js';
 
 /** What every service is built from. Created once per process by createApp(). */
 export interface Context {

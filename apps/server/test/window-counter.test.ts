@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createWindowCounter } from '../src/http/window-counter.js';
+import { createWindowCounter } from '../src/services/window-counter.js';
 import { createDb } from '../src/store/db.js';
 import { rateLimitsStore } from '../src/store/rate-limits.js';
 import { startTestServer, type TestServer } from './harness.js';

@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import { findAccountById } from '../store/accounts.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
-import { type Consumed, createWindowCounter } from './window-counter.js';
+import { type Consumed, createWindowCounter } from '../services/window-counter.js';
 
 /**
  * Stricter buckets for the sign-in endpoints, keyed by client address and e-mail address so one
@@ -103,7 +103,7 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
     /**
      * Every request passes the per-address and per-account counters, so they cost no statement of their
      * own: they count in memory and, on PostgreSQL, share their counts with other API processes in
-     * batches (see window-counter.ts). Embedded, one process owns the database and memory is exact.
+     * batches (see services/window-counter.ts). Embedded, one process owns the database and memory is exact.
      */
     const counter = (keyPrefix: string, points: number): Bucket => {
         const counts = createWindowCounter({ keyPrefix, points, windowMs: windowSeconds * 1000, store: shared, log: ctx.log });

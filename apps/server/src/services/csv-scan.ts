@@ -1,5 +1,7 @@
 import Boom from '@hapi/boom';
 
+import { checkHeader } from './csv-header.js';
+
 // csv-parse checks about 10 MB/s on this project's machines, half the upload target, mostly in
 // building a string for every field. An upload only needs the header, the row count and whether
 // the file is well-formed, so uploads are checked by this byte scanner instead, which follows
@@ -85,26 +87,6 @@ export const countLineBreaks = (bytes: Uint8Array, end = bytes.length, afterCr =
     }
 
     return count;
-};
-
-/** Trimmed, BOM dropped, each non-empty and unique: the rules for a header row. */
-export const checkHeader = (record: string[]): string[] => {
-    const columns = record.map((name) => name.replace(/^\uFEFF/, '').trim());
-    const seen = new Map<string, number>();
-    for (const [index, name] of columns.entries()) {
-        if (name === '') {
-            throw Boom.badRequest(`Column ${index + 1} of the header row has no name: every column needs a name in the first row.`);
-        }
-
-        const first = seen.get(name);
-        if (first !== undefined) {
-            throw Boom.badRequest(`The header row names '${name}' twice (columns ${first + 1} and ${index + 1}): column names must be unique.`);
-        }
-
-        seen.set(name, index);
-    }
-
-    return columns;
 };
 
 const quoteProblem = (line: number, what: string): Boom.Boom =>

@@ -8,10 +8,12 @@ import { type Options, Parser } from 'csv-parse';
 
 import { PaceChunks } from './csv-pace.js';
 import { QuoteFreeRecords } from './csv-quote-free.js';
-import { CsvScanner, checkHeader, countLineBreaks, MAX_ROW_BYTES } from './csv-scan.js';
+import { checkHeader } from './csv-header.js';
+import { CsvScanner, countLineBreaks, MAX_ROW_BYTES } from './csv-scan.js';
 import { SEPARATOR_SAMPLE_BYTES, SEPARATOR_SAMPLE_LINES, separatorProblem } from './csv-separator.js';
 
-export { checkHeader, MAX_ROW_BYTES } from './csv-scan.js';
+export { checkHeader } from './csv-header.js';
+export { MAX_ROW_BYTES } from './csv-scan.js';
 
 export interface CsvSummary {
     /** Header names, trimmed, BOM dropped. */

@@ -14,7 +14,7 @@ import { createSchedulesService, type SchedulesService } from './schedules.js';
 import { createSuppressionsService, type SuppressionsService } from './suppressions.js';
 import { createUploadsService, type UploadsService } from './uploads.js';
 import { createWorkflowsService, type WorkflowsService } from './workflows.js';
-import { runDeps } from '../worker/deps.js';
+import { runDeps } from './run-deps.js';
 
 /** The rules of the service. Routes stay thin and call these; these call the store. */
 export type Services = {

@@ -16,16 +16,16 @@ import {
 } from '@flowctl/engine';
 
 import type { Context } from '../context.js';
-import { createWindowCounter, type WindowCounter } from '../http/window-counter.js';
+import { createWindowCounter, type WindowCounter } from './window-counter.js';
 import { type PreviewReplyRecord, previewReplies, writePreviewReply } from '../store/ai-preview-replies.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { rememberRowLink, testMail } from './preview-test-send.js';
-import { type AiEndpoint, complete } from '../worker/ai.js';
-import { AiLimiter } from '../worker/ai-limiter.js';
-import { aiRequestHash } from '../worker/ai-request-hash.js';
+import { type AiEndpoint, complete } from '../ai/client.js';
+import { AiLimiter } from '../ai/limiter.js';
+import { aiRequestHash } from '../ai/request-hash.js';
 import { estimateRun, overBudgetMessage, type UploadSize } from '../run-memory.js';
-import type { RunDeps } from '../worker/ports.js';
-import { summarize } from '../worker/summary.js';
+import type { RunDeps } from './run-deps.js';
+import { summarize } from '../store/node-summary.js';
 import type { AccountsService } from './accounts.js';
 import type { WorkflowsService } from './workflows.js';
 
@@ -250,7 +250,7 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
                 return complete(endpoint, request, { limiter, retryBudgetMs: Math.min(ctx.config.aiRetryBudgetMs, PREVIEW_AI_RETRY_MS), signal: port.signal });
             },
 
-            // Recorded under the request's hash: a run enqueued later reuses it (worker/ports.ts).
+            // Recorded under the request's hash: a run enqueued later reuses it (worker/ai-ports.ts).
             async recordReply(request, reply, spent) {
                 const hash = hashes.get(request);
                 if (hash === undefined) {

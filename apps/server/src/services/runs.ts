@@ -9,6 +9,7 @@ import { retryableDeliveries, unknownDeliveries } from '../store/deliveries.js';
 import { retrySource } from '../store/interruptions.js';
 import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
 import * as Store from '../store/runs.js';
+import { replaceWebhookSecret } from '../store/webhooks.js';
 import { createNodeOutputReader, type NodeOutputPage, type RowSources } from './node-output.js';
 import { newWebhookSecret, webhookSecret } from './webhooks.js';
 
@@ -366,7 +367,7 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
 
         async webhookSecret(accountId, workflowId, rotate) {
             const key = ctx.secrets.encryptionKey;
-            if (rotate && !(await Store.replaceWebhookSecret(db, workflowId, accountId, encrypt(key, newWebhookSecret())))) {
+            if (rotate && !(await replaceWebhookSecret(db, workflowId, accountId, encrypt(key, newWebhookSecret())))) {
                 throw workflowNotFound(workflowId);
             }
 

@@ -2,7 +2,7 @@ import Crypto from 'node:crypto';
 
 import { decrypt, encrypt } from '../secrets.js';
 import type { Queryable } from '../store/db.js';
-import { ensureWebhookSecret } from '../store/runs.js';
+import { ensureWebhookSecret } from '../store/webhooks.js';
 
 // Each workflow signs its run webhooks with its own secret, generated on first use and kept
 // encrypted. The owner reads it with GET /api/workflows/:workflowId/webhook-secret.

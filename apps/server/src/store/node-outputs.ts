@@ -8,7 +8,7 @@ export interface StoredNodeRow {
     /** Null when the node has no state yet. */
     status: string | null;
     summary: unknown;
-    /** Kept only when small and not recomputable (see worker/summary.ts); bounded by KEPT_OUTPUT_BYTES. */
+    /** Kept only when small and not recomputable (see node-summary.ts); bounded by KEPT_OUTPUT_BYTES. */
     output: unknown;
 }
 

@@ -18,14 +18,14 @@ export interface EnqueuedRow {
     revision: number;
     /** The drain job to announce to the workers, if one was added or is waiting. */
     job_id: string | null;
-    /** A drain holds the workflow's lease: it is woken (worker/drain-wakes.ts) instead of a job being added. */
+    /** A drain holds the workflow's lease: it is woken (queue/drain-wakes.ts) instead of a job being added. */
     held: boolean;
 }
 
 /**
  * CTE `wake`: when the statement's run was inserted while a drain holds the workflow's lease (CTE
  * `held`), notifies the job channel so that the drain, in whichever process, claims it without
- * lingering to the end (worker/drain-wakes.ts). Part of the enqueue's own statement: no round trip.
+ * lingering to the end (queue/drain-wakes.ts). Part of the enqueue's own statement: no round trip.
  * Every statement that inserts a run uses it (scheduled and hook runs too: store/schedules.ts).
  */
 export const WAKE = (wf: string) => `
@@ -363,44 +363,6 @@ export const cancelRun = (db: Queryable, accountId: string, runId: string): Prom
          SELECT t.status AS previous, (SELECT id FROM hook)::text AS webhook_job_id FROM target t`,
         [runId, accountId]
     );
-
-export interface WebhookRunRow {
-    id: string;
-    workflow_id: string;
-    status: string;
-    result: unknown;
-    completed_at: Date | null;
-    webhook_url: string | null;
-    webhook_secret_enc: string | null;
-}
-
-export const getWebhookRun = (db: Queryable, runId: string): Promise<WebhookRunRow | null> =>
-    preparedOne<WebhookRunRow>(
-        db,
-        'flowctl_runs_getWebhookRun',
-        `SELECT r.id, r.workflow_id, r.status, r.result, r.completed_at, w.webhook_url, w.webhook_secret_enc
-         FROM runs r JOIN workflows w ON w.id = r.workflow_id WHERE r.id = $1`,
-        [runId]
-    );
-
-/** The workflow's webhook signing secret, sealed; `sealed` is stored first if there is none yet. */
-export const ensureWebhookSecret = async (db: Queryable, workflowId: string, accountId: string | null, sealed: string): Promise<string | null> => {
-    const params = [workflowId, accountId];
-    const owned = 'id = $1 AND ($2::text IS NULL OR account_id = $2)';
-    await prepared(db, 'flowctl_runs_ensureWebhookSecret', `UPDATE workflows SET webhook_secret_enc = $3 WHERE ${owned} AND webhook_secret_enc IS NULL`, [...params, sealed]);
-    const row = await preparedOne<{ webhook_secret_enc: string }>(db, 'flowctl_runs_ensureWebhookSecret_2', `SELECT webhook_secret_enc FROM workflows WHERE ${owned}`, params);
-    return row?.webhook_secret_enc ?? null;
-};
-
-/** Replaces the workflow's webhook secret. False for an unknown or foreign workflow. */
-export const replaceWebhookSecret = async (db: Queryable, workflowId: string, accountId: string, sealed: string): Promise<boolean> => {
-    const rows = await prepared(db, 'flowctl_runs_replaceWebhookSecret', 'UPDATE workflows SET webhook_secret_enc = $3 WHERE id = $1 AND account_id = $2 RETURNING 1', [
-        workflowId,
-        accountId,
-        sealed
-    ]);
-    return rows.length === 1;
-};
 
 /**
  * Before a workflow is deleted: its PENDING runs become CANCELLED, a cancel is asked of its RUNNING

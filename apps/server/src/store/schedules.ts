@@ -99,7 +99,7 @@ export interface TickOutcome {
     /** The run inserted for the tick; null when skipped (a run of the workflow was PENDING or RUNNING). */
     created_at: Date | null;
     job_id: string | null;
-    /** A drain holds the workflow's lease: it was woken (worker/drain-wakes.ts) instead of a job being added. */
+    /** A drain holds the workflow's lease: it was woken (queue/drain-wakes.ts) instead of a job being added. */
     held: boolean;
 }
 

@@ -6,7 +6,7 @@ import { hasActiveRuns } from '../store/leases.js';
 import { DRAIN_JOB, fewerHeldWaiting, wakeWorkflow } from '../store/queue.js';
 import { type ClaimedRunRow, claimNextRun, finishRun } from '../store/runs.js';
 import { type AttemptPhase, reportFinished, runOne, type WorkerEnv } from './execute.js';
-import type { Lingered } from './drain-wakes.js';
+import type { Lingered } from '../queue/drain-wakes.js';
 import { noteInterruption } from './interruption.js';
 import { Lease } from './lease.js';
 import { type RunSlots, SlotHold } from './slots.js';
@@ -116,7 +116,7 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
 
             if (!run) {
                 // Out of runs, the drain lingers a moment holding the lease but no slot: a run
-                // enqueued meanwhile adds no drain job and wakes it (drain-wakes.ts). Then release
+                // enqueued meanwhile adds no drain job and wakes it (queue/drain-wakes.ts). Then release
                 // first, and look again: a run enqueued meanwhile either is seen now or was enqueued
                 // after the release and brought its own drain job.
                 hold.give();

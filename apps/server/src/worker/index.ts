@@ -18,7 +18,7 @@ import { orderDrainJobs } from './drain-order.js';
 import { createScheduleTicks } from './schedule-ticks.js';
 import { RunSlots } from './slots.js';
 import { createRunMetrics } from './metrics.js';
-import type { RunDeps } from './ports.js';
+import type { RunDeps } from '../services/run-deps.js';
 import { shareWebhookSlots } from './webhook-slots.js';
 import { deliverWebhook, WEBHOOK_SLOTS_PER_ACCOUNT, webhookBackoff } from './webhooks.js';
 

@@ -2,7 +2,7 @@ import type { NodeState } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import type { NodeRow } from '../store/runs.js';
-import { toNodeRow } from './summary.js';
+import { toNodeRow } from '../store/node-summary.js';
 
 /**
  * Longest a status transition waits before it is visible: short, because a client long-polling the

@@ -1,4 +1,4 @@
-import { type AiRequest, type DataSourceData, type DeliveryKey, errorMessage, type MailMessage, type Ports, type Row, type SuppressionCandidate } from '@flowctl/engine';
+import { type DataSourceData, type DeliveryKey, errorMessage, type MailMessage, type Ports, type SuppressionCandidate } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
 import { deliveryMessageId } from '../mail/compose.js';
@@ -6,36 +6,16 @@ import type { Mailer } from '../mail/mailer.js';
 import { isTemporary } from '../mail/smtp-errors.js';
 import type { MailMetrics } from './mail-metrics.js';
 import type { Queryable } from '../store/db.js';
-import { deliveryStates, writeDeliveries } from '../store/deliveries.js';
+import { writeDeliveries } from '../store/deliveries.js';
 import { writeOutputElements } from '../store/delivery-ledger.js';
-import { type AiReplyRecord, recordedAiReplies, writeAiReplies } from '../store/ai-replies.js';
-import { type PreviewReplyRecord, previewReplies } from '../store/ai-preview-replies.js';
-import { type AiEndpoint, complete } from './ai.js';
-import { aiRequestHash } from './ai-request-hash.js';
-import { AiLimiter } from './ai-limiter.js';
-import { AiReplyLog } from './ai-reply-log.js';
-import type { UploadSize } from '../run-memory.js';
-import { chainDeliveries, markResent } from '../store/interruptions.js';
-import { type DeliveryJournal, type JournalEntries, journalKey } from './delivery-journal.js';
+import { createAiPorts } from './ai-ports.js';
+import { markResent } from '../store/interruptions.js';
+import { type DeliveryJournal, journalKey } from './delivery-journal.js';
+import { earlierDeliveries } from './earlier-deliveries.js';
 import { DeliveryLog } from './delivery-log.js';
 import type { Lease } from './lease.js';
 import { isPermanentRecipientRefusal } from '../mail/bounces/refusal.js';
-import type { RunConsent } from '../services/suppressions.js';
-
-/** What the worker needs from the rest of the server, so it does not depend on how services are built. */
-export interface RunDeps {
-    readUploadRows(accountId: string, uploadId: string, signal?: AbortSignal): Promise<Row[]>;
-    /** Rows, columns and bytes of an upload of the account; null when there is no such upload. */
-    uploadSize(accountId: string, uploadId: string): Promise<UploadSize | null>;
-    /** A Drive CSV or Google Sheet (`sheet`: one sheet by name) of the account's linked Google account. */
-    readDriveRows(accountId: string, fileId: string, sheet?: string): Promise<Row[]>;
-    /** The account's AI settings merged with the server's defaults. */
-    aiSettings(accountId: string): Promise<AiEndpoint>;
-    /** Removes upload bytes that no upload owns (an upload that failed half-way); how many went. */
-    sweepOrphanUploads(): Promise<number>;
-    /** Recipients' consent: the suppression list, unsubscribe links, VERP senders (services/suppressions.ts). */
-    consent?: RunConsent;
-}
+import type { RunDeps } from '../services/run-deps.js';
 
 export interface PortsEnv {
     db: Queryable;
@@ -90,14 +70,6 @@ export interface PortsRun {
     waitOn?<T>(wait: () => Promise<T>): Promise<T>;
 }
 
-/**
- * An element as an earlier attempt left it: recorded SENT, FAILED or SUPPRESSED; or SENDING and, by that attempt's
- * notes, ACCEPTED, UNSENT, or UNKNOWN (transmitted with no answer read, or no notes here). For a
- * retry that executes the graph again, ELSEWHERE: another run of the chain sent it; MAYBE: another
- * run's copy has an unknown outcome (left SENDING, or sent again and then refused).
- */
-type Earlier = 'SENT' | 'FAILED' | 'SUPPRESSED' | 'ACCEPTED' | 'UNSENT' | 'UNKNOWN' | 'ELSEWHERE' | 'MAYBE';
-
 const isNotFound = (err: unknown): boolean => (err as { output?: { statusCode?: number } })?.output?.statusCode === 404;
 
 export interface RunPorts extends Ports {
@@ -116,7 +88,6 @@ export interface RunPorts extends Ports {
  * same Message-ID, so a receiver that deduplicates drops it, and is counted as possibly duplicated.
  */
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
-    const states = new Map<string, Promise<Map<number, Earlier>>>();
     const sent = new Map<string, number>();
     /** Elements an earlier attempt already sent again after an unanswered copy (journalKey). */
     const resentBefore = new Set<string>();
@@ -130,108 +101,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         },
         run.workflowId
     );
-    let settings: Promise<AiEndpoint> | null = null;
-    const replies = new AiReplyLog(
-        (batch) => writeAiReplies(env.db, run.id, batch),
-        (err) => env.log.warn({ err, runId: run.id }, 'language-model replies could not be recorded: a resumed run would ask for them again')
-    );
-    /** Per AI node: its limiter, the replies an earlier attempt recorded, how many elements have theirs. */
-    const limiters = new Map<string, AiLimiter>();
-    const recorded = new Map<string, Promise<Map<number, AiReplyRecord>>>();
-    const done = new Map<string, number>();
-    const hashes = new WeakMap<AiRequest, string>();
-
-    const hashOf = aiRequestHash;
-    /** Replies previews of this workflow paid for, read once per run (a preview keeps at most 20 per node). */
-    let previewed: Promise<Map<string, PreviewReplyRecord>> | null = null;
-
-    const recordedFor = (nodeId: string): Promise<Map<number, AiReplyRecord>> => {
-        let found = recorded.get(nodeId);
-        if (!found) {
-            // A re-deriving retry holds, as its own, the replies recorded for the run it retries.
-            found = run.resumed || run.rederived ? recordedAiReplies(env.db, run.id, nodeId) : Promise.resolve(new Map());
-            recorded.set(nodeId, found);
-        }
-
-        return found;
-    };
-
-    const replied = (request: AiRequest): void => {
-        const count = (done.get(request.nodeId) ?? 0) + 1;
-        done.set(request.nodeId, count);
-        run.onAiProgress?.(request.nodeId, { aiDone: count, aiTotal: request.elements ?? 1 });
-    };
-
-    const notes = new Map<string, JournalEntries | null>();
-    const notesOf = (attempt: string | null): JournalEntries | null => {
-        if (attempt === null) {
-            return null;
-        }
-
-        if (!notes.has(attempt)) {
-            notes.set(attempt, run.journal.earlier(attempt));
-        }
-
-        return notes.get(attempt) ?? null;
-    };
-
-    /** What earlier attempts did with each element of a node, with their notes if they are here. */
-    const earlierFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
-        const earlier = new Map<number, Earlier>();
-        for (const [index, { status, attempt, resent }] of await deliveryStates(env.db, run.id, nodeId)) {
-            if (resent) {
-                resentBefore.add(journalKey(nodeId, index));
-            }
-
-            if (status !== 'SENDING') {
-                earlier.set(index, status);
-                continue;
-            }
-
-            const key = journalKey(nodeId, index);
-            const noted = notesOf(attempt);
-            earlier.set(index, noted?.accepted.has(key) ? 'ACCEPTED' : noted && !noted.transmitted.has(key) ? 'UNSENT' : 'UNKNOWN');
-        }
-
-        return earlier;
-    };
-
-    /**
-     * For a retry that executes the graph again: this run's own records as in earlierFor, ELSEWHERE
-     * for what another run of the chain sent, and MAYBE for what it may have sent. Failures and
-     * elements never reached are sent.
-     */
-    const chainFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
-        const earlier = run.resumed ? await earlierFor(nodeId) : new Map<number, Earlier>();
-        for (const row of await chainDeliveries(env.db, run.originRunId, run.id, nodeId)) {
-            const index = row.element_index;
-            if (row.own || earlier.get(index) === 'SENT' || earlier.get(index) === 'ELSEWHERE') {
-                continue;
-            }
-
-            if (row.status === 'SENT') {
-                earlier.set(index, 'ELSEWHERE');
-            } else if (row.status === 'SENDING' || row.resent) {
-                // Another run's SENDING rows were settled from its notes when it ended: what is left
-                // may have arrived. So may a row that run sent again after such a copy, even if the
-                // server refused the second copy: sent from here, under this run's Message-ID, no
-                // receiver could tell it from a new e-mail.
-                earlier.set(index, 'MAYBE');
-            }
-        }
-
-        return earlier;
-    };
-
-    const statesFor = (nodeId: string): Promise<Map<number, Earlier>> => {
-        let found = states.get(nodeId);
-        if (!found) {
-            found = run.rederived ? chainFor(nodeId) : run.resumed ? earlierFor(nodeId) : Promise.resolve(new Map());
-            states.set(nodeId, found);
-        }
-
-        return found;
-    };
+    const ai = createAiPorts(env, run);
+    const statesFor = earlierDeliveries(env, run, resentBefore);
 
     const consent = env.deps.consent;
     /** Elements an earlier attempt recorded SUPPRESSED (journalKey): left out again, not recorded nor counted twice. */
@@ -296,73 +167,9 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             }
         },
 
-        async complete(request, ctx) {
-            settings ??= env.deps.aiSettings(run.accountId);
-            const endpoint = await settings;
-            const index = request.index ?? -1;
-            if (!request.correction) {
-                const hash = hashOf(endpoint, request);
-                hashes.set(request, hash);
-                // Paid for by an earlier attempt at this run: the same request gets the same reply, free.
-                const earlier = (await recordedFor(request.nodeId)).get(index);
-                if (earlier && earlier.request_hash === hash) {
-                    replied(request);
-                    run.onProgress();
-                    return {
-                        reply: earlier.reply,
-                        text: JSON.stringify(earlier.reply),
-                        recorded: true,
-                        calls: earlier.calls,
-                        usage: { promptTokens: earlier.prompt_tokens, completionTokens: earlier.completion_tokens }
-                    };
-                }
-
-                // Paid for by a preview of this workflow: reused, and recorded as this run's own so that
-                // a resumed attempt finds it here. The run made no call for it, so it costs the run nothing.
-                previewed ??= previewReplies(env.db, run.workflowId).catch((err) => {
-                    env.log.warn({ err, runId: run.id }, 'replies paid for by previews could not be read: they are asked again');
-                    return new Map();
-                });
-                const preview = (await previewed).get(hash);
-                if (preview) {
-                    replied(request);
-                    run.onProgress();
-                    await replies.add({ node_id: request.nodeId, element_index: index, request_hash: hash, reply: preview.reply, calls: 0, prompt_tokens: 0, completion_tokens: 0 });
-                    return { reply: preview.reply, text: JSON.stringify(preview.reply), recorded: true, calls: 0, usage: { promptTokens: 0, completionTokens: 0 } };
-                }
-            }
-
-            let limiter = limiters.get(request.nodeId);
-            if (!limiter) {
-                limiter = new AiLimiter(Math.min(env.aiConcurrency, endpoint.concurrency ?? env.aiConcurrency));
-                limiters.set(request.nodeId, limiter);
-            }
-
-            try {
-                const call = () => complete(endpoint, request, { limiter, retryBudgetMs: env.aiRetryBudgetMs, signal: ctx.signal, onThrottled: run.onProgress });
-                return await (run.waitOn ? run.waitOn(call) : call());
-            } finally {
-                run.onProgress();
-            }
-        },
-
-        async recordReply(request, reply, spent) {
-            replied(request);
-            const hash = hashes.get(request);
-            if (hash !== undefined) {
-                await replies.add({
-                    node_id: request.nodeId,
-                    element_index: request.index ?? -1,
-                    request_hash: hash,
-                    reply,
-                    calls: spent.calls,
-                    prompt_tokens: spent.promptTokens,
-                    completion_tokens: spent.completionTokens
-                });
-            }
-        },
-
-        aiConcurrency: env.aiConcurrency,
+        complete: ai.complete,
+        recordReply: ai.recordReply,
+        aiConcurrency: ai.aiConcurrency,
 
         async mailFailed(key, failure) {
             noteElements(key);
@@ -529,7 +336,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             : {}),
 
         settle: async () => {
-            await replies.settle();
+            await ai.settle();
             await log.settle();
             await Promise.all(elementsWritten.values());
         },

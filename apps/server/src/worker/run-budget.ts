@@ -2,7 +2,7 @@ import type { DataSourceData, Graph } from '@flowctl/engine';
 
 import type { ClaimedRunRow, Finish, NodeRow } from '../store/runs.js';
 import { estimateRun, overBudgetMessage, type UploadSize } from '../run-memory.js';
-import type { RunDeps } from './ports.js';
+import type { RunDeps } from '../services/run-deps.js';
 
 /**
  * A run whose data would not fit RUN_MEMORY_MB ends FAILED before it loads anything, with the

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { outboundFetch, privateAddressRefusal, splitCredentials } from '../outbound.js';
 import { signWebhook, webhookSecret } from '../services/webhooks.js';
 import type { Queryable } from '../store/db.js';
-import { getWebhookRun } from '../store/runs.js';
+import { getWebhookRun } from '../store/webhooks.js';
 
 /** Waits before each retry of a failed delivery; after the last one the delivery is given up. */
 export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];

@@ -1,4 +1,4 @@
-import type { HeaderReader } from './ai-http.js';
+import type { HeaderReader } from './http.js';
 
 /**
  * How many language-model calls of one AI node go out at once, adapted to what the provider says.

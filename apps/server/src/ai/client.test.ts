@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { AiRequest } from '@flowctl/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { complete } from './ai.js';
-import { AiLimiter } from './ai-limiter.js';
+import { complete } from './client.js';
+import { AiLimiter } from './limiter.js';
 
 // The call itself against a real HTTP server: what the node error says when the endpoint answers
 // something other than the OpenAI error shape, or cannot be reached (the run tests cover the rest).

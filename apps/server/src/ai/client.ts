@@ -2,8 +2,8 @@ import { type AiAnswer, type AiRequest, toStorableValue } from '@flowctl/engine'
 import type { Dispatcher } from 'undici';
 
 import { privateAddressRefusal, publicOnly } from '../outbound.js';
-import { EndpointConnectionError, EndpointStatusError, EndpointTimeoutError, postJson } from './ai-http.js';
-import { type AiLimiter, retryAfterMs } from './ai-limiter.js';
+import { EndpointConnectionError, EndpointStatusError, EndpointTimeoutError, postJson } from './http.js';
+import { type AiLimiter, retryAfterMs } from './limiter.js';
 
 export interface AiSettings {
     apiKey: string | null;

@@ -1,6 +1,10 @@
 import { type NodeOutput, type NodeState, toStorableText } from '@flowctl/engine';
 
-import type { NodeRow } from '../store/runs.js';
+import type { NodeRow } from './runs.js';
+
+// What a node's row holds of its output (store/runs.ts writes it): a bounded summary, and the whole
+// output only when it is small and not recomputable. The worker writes rows with it; a preview shows
+// the same summaries without storing them.
 
 /** How many elements of each array output the run detail shows, */
 export const SUMMARY_FIRST = 5;

@@ -2,7 +2,7 @@ import Crypto from 'node:crypto';
 
 import type { AiRequest } from '@flowctl/engine';
 
-import { type AiEndpoint, DEFAULT_MODEL } from './ai.js';
+import { type AiEndpoint, DEFAULT_MODEL } from './client.js';
 
 /**
  * What makes a reply the answer to a request: model, messages and schema, not the element's index.

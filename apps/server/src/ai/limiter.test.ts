@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { AiLimiter, parseDuration, retryAfterMs } from './ai-limiter.js';
+import { AiLimiter, parseDuration, retryAfterMs } from './limiter.js';
 
 describe('provider waits', () => {
     it('reads seconds and the Go-style durations of x-ratelimit-reset-*', () => {
