@@ -219,6 +219,30 @@ describe('preview: what a run would send, sending nothing', () => {
         expect((await preview(workflowId, { limit: 1 }, me)).statusCode).toBe(200);
     });
 
+    it('mails at most 20 test e-mails in one test send, however many OUTPUT nodes the graph has', async () => {
+        // Found by an outside attack: ten OUTPUT nodes × 20 shown made one test send mail 200.
+        const me = await createAccount(t);
+        const mine = runsApi(t, me);
+        const uploadId = await mine.upload(people(30));
+        const outputs = Array.from({ length: 5 }, (_, i) => ({
+            id: `send${i}`,
+            type: 'OUTPUT',
+            data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: `Copy ${i} for {{item.name}}`, body: 'Hi' }
+        }));
+        const workflowId = await mine.workflow({
+            nodes: [{ id: 'start', type: 'TRIGGER', data: {} }, { id: 'people', type: 'DATA_SOURCE', data: { uploadId } }, ...outputs],
+            edges: [{ source: 'start', target: 'people' }, ...outputs.map((o) => ({ source: 'people', target: o.id }))]
+        });
+        const before = t.smtp.messages.length;
+        const res = await preview(workflowId, { limit: 20, sendTestTo: 'me' }, me);
+        expect(res.statusCode, res.payload).toBe(200);
+        expect(res.json.emails).toHaveLength(100);
+        expect(res.json.testSent).toBe(20);
+        await t.smtp.waitFor(before + 20);
+        expect(t.smtp.messages.slice(before).every((m) => m.to.join() === me.email)).toBe(true);
+        expect(t.smtp.messages.length - before).toBe(20);
+    });
+
     it('runs one preview at a time per account: another answers 429 with Retry-After, other accounts go on', async () => {
         const workflowId = await api.workflow(aiGraph(uploadId));
         const other = await createAccount(t);

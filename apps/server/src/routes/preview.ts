@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { accountIdOf } from '../http/auth.js';
 import { explainPayloadErrors, formatBytes } from '../http/payload.js';
 import type { Services } from '../services/index.js';
-import { DEFAULT_PREVIEW_LIMIT, MAX_PREVIEW_LIMIT, type PreviewInput, TEST_SENDS_PER_HOUR } from '../services/preview.js';
+import { DEFAULT_PREVIEW_LIMIT, MAX_PREVIEW_LIMIT, type PreviewInput, TEST_EMAILS_PER_SEND, TEST_SENDS_PER_HOUR } from '../services/preview.js';
 import { graph } from './workflows.js';
 
 const params = Joi.object({ workflowId: Joi.string().max(200).required() });
@@ -18,7 +18,7 @@ const body = Joi.object({
     graph: graph.description('An unsaved graph to preview instead of the saved one; validated like create'),
     sendTestTo: Joi.string()
         .valid('me')
-        .description(`"me": also sends the shown e-mails to your own account address (never to the rows' addresses), subject prefixed "[test] "; at most ${TEST_SENDS_PER_HOUR} an hour`)
+        .description(`"me": also sends the shown e-mails to your own account address (never to the rows' addresses), subject prefixed "[test] "; the first ${TEST_EMAILS_PER_SEND} of them at most, and at most ${TEST_SENDS_PER_HOUR} test sends an hour`)
 })
     .allow(null)
     .description('Optional');

@@ -37,6 +37,11 @@ export const DEFAULT_PREVIEW_LIMIT = 3;
 export const MAX_PREVIEW_LIMIT = 20;
 /** Test sends per account per hour (sendTestTo: "me"). */
 export const TEST_SENDS_PER_HOUR = 10;
+/**
+ * Test e-mails one test send mails at most, whatever the number of OUTPUT nodes (each shows up to
+ * `limit`): without it, a graph of many OUTPUT nodes made one send mail hundreds to the account's address.
+ */
+export const TEST_EMAILS_PER_SEND = 20;
 /** A preview waits for a throttled model at most this long per call, not a run's AI_RETRY_BUDGET_MS: someone is waiting. */
 const PREVIEW_AI_RETRY_MS = 30_000;
 export const TEST_SUBJECT_PREFIX = '[test] ';
@@ -371,7 +376,7 @@ export const createPreviewService = (ctx: Context, deps: { workflows: WorkflowsS
                 // The row's unsubscribe link becomes the caller's own: clicked in a test e-mail, it must not unsubscribe the row.
                 const myLink = deps.run.consent?.unsubscribeUrl(accountId, workflowId, me.email);
                 let sent = 0;
-                for (const email of preview.emails.filter((e) => !e.suppressed)) {
+                for (const email of preview.emails.filter((e) => !e.suppressed).slice(0, TEST_EMAILS_PER_SEND)) {
                     try {
                         await ctx.mailer.send(testMail(email, me.email, `${TEST_SUBJECT_PREFIX}${email.subject}`, myLink));
                     } catch (err) {

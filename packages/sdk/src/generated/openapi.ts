@@ -6260,7 +6260,7 @@ export interface operations {
                     /** @description E-mails shown per OUTPUT node (default 3); also the most elements each AI node asks the model about */
                     limit?: number;
                     /**
-                     * @description "me": also sends the shown e-mails to your own account address (never to the rows' addresses), subject prefixed "[test] "; at most 10 an hour
+                     * @description "me": also sends the shown e-mails to your own account address (never to the rows' addresses), subject prefixed "[test] "; the first 20 of them at most, and at most 10 test sends an hour
                      * @enum {string}
                      */
                     sendTestTo?: "me";
