@@ -48,6 +48,12 @@ const failure = (h: ResponseToolkit, err: unknown): ResponseObject => {
 
 const params = Joi.object({ token: Joi.string().required() });
 
+/**
+ * Link trackers and mail clients add `?utm_source=…` and the like to the links they pass on: ignored,
+ * so the recipient still gets the page (not the API's JSON 400 for an unknown query parameter).
+ */
+const query = Joi.object().unknown(true);
+
 export const unsubscribeRoutes = (services: Services): ServerRoute[] => [
     {
         method: 'GET',
@@ -57,7 +63,7 @@ export const unsubscribeRoutes = (services: Services): ServerRoute[] => [
             tags: ['api', 'consent'],
             description: 'The unsubscribe page of an e-mail: the address (masked), the sender, and one button',
             notes: 'Changes nothing: only the POST unsubscribes. 404 for a link this server did not make (or changed), or whose account is gone.',
-            validate: { params },
+            validate: { params, query },
             plugins: { rateLimit: { bucket: 'unsubscribe' }, openapi: { produces: ['text/html'], errors: [404] } }
         },
         handler: async (request, h) => {
@@ -81,7 +87,7 @@ export const unsubscribeRoutes = (services: Services): ServerRoute[] => [
             tags: ['api', 'consent'],
             description: "Unsubscribe: adds the e-mail's address to its account's suppression list (RFC 8058 one-click)",
             notes: `Body \`List-Unsubscribe=One-Click\` (any content type) or empty; at most ${MAX_BODY_BYTES} bytes (413). 200 also when the address was already suppressed; 404 for a link this server did not make (or changed), or whose account is gone; 400 for another body.`,
-            validate: { params },
+            validate: { params, query },
             payload: {
                 parse: false,
                 output: 'data',
