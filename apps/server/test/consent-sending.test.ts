@@ -98,6 +98,21 @@ describe('suppression list at send time', () => {
         expect(run.result).toMatchObject({ emailsSent: 2, suppressed: 1 });
     });
 
+    it('compares addresses in one Unicode form: an address listed composed (ë) is left out when the data spells it decomposed (e + ¨), and removed so', async () => {
+        const composed = 'Zo\u00EB@unicode.test';
+        const decomposed = 'zoe\u0308@unicode.test';
+        expect((await t.request({ method: 'POST', url: '/api/suppressions', headers: account.headers, payload: { emails: [composed] } })).json).toEqual({ added: 1, alreadyPresent: 0 });
+        expect((await t.request({ method: 'POST', url: '/api/suppressions', headers: account.headers, payload: { emails: [decomposed.toUpperCase()] } })).json).toEqual({ added: 0, alreadyPresent: 1 });
+
+        const workflowId = await api.workflow(newsletter(await api.upload(`name,email,age\nZoe,${decomposed},30\nAna,ana@unicode.test,30\n`), 'age > 0'));
+        const run = await api.run(workflowId);
+        expect(run.result).toMatchObject({ emailsSent: 1, suppressed: 1 });
+        expect(t.smtp.messages.filter((m) => m.to.some((to) => to.normalize('NFC').toLowerCase() === composed.toLowerCase()))).toEqual([]);
+
+        expect((await t.request({ method: 'DELETE', url: `/api/suppressions/${encodeURIComponent(decomposed)}`, headers: account.headers })).statusCode).toBe(204);
+        expect(await suppressionsOf(t, account)).not.toContainEqual(expect.objectContaining({ email: composed }));
+    });
+
     it('pages the list newest first, removes case-insensitively (404 when absent), and refuses bad addresses naming each', async () => {
         const fresh = await createAccount(t);
         const emails = Array.from({ length: 7 }, (_, i) => `page${i}@example.test`);
