@@ -201,6 +201,33 @@ describe('suppression list at send time', () => {
         expect(again.result).toMatchObject({ suppressed: 2 });
     });
 
+    it("suppresses no recipient when the relay refuses the sender (550 at MAIL FROM, or 5.1.8 at any step): that says nothing of the recipients' addresses", async () => {
+        const workflowId = await api.workflow(newsletter(await api.upload(people(2, 'sender-refused.test')), 'age > 0'));
+        const listed = async () => (await suppressionsOf(t, account)).filter((s) => s.email.endsWith('@sender-refused.test')).map((s) => `${s.email} ${s.reason}`);
+        for (const [code, text] of [
+            [553, '5.1.8 <no-reply@flowctl.test>: Sender address rejected: Domain not found'],
+            [550, 'Sender address rejected: not owned by user']
+        ] as const) {
+            t.smtp.refuseAll(code, text);
+            try {
+                const run = await api.run(workflowId);
+                expect(run.status, text).toBe('FAILED');
+                expect(run.result).toMatchObject({ emailsSent: 0 });
+            } finally {
+                t.smtp.refuseAll(null);
+            }
+
+            expect(await listed(), text).toEqual([]);
+        }
+
+        // After DATA too: 5.1.8 is the sender's domain (RFC 3463), not the recipient's address.
+        t.smtp.failNext(2, 550, '5.1.8 Sender address rejected: Domain not found');
+        expect((await api.run(workflowId)).status).toBe('FAILED');
+        expect(await listed()).toEqual([]);
+
+        expect((await api.run(workflowId)).result).toMatchObject({ emailsSent: 2 });
+    });
+
     it('records each element left out as suppressed in the ledger and on /metrics: never failed, sent or retried, nor sent by a resumed attempt', async () => {
         const workflowId = await api.workflow(newsletter(await api.upload(people(4, 'ledger-sup.test')), 'age > 0'));
         await t.request({ method: 'POST', url: '/api/suppressions', headers: account.headers, payload: { emails: ['p1@ledger-sup.test', 'p3@ledger-sup.test'] } });

@@ -41,8 +41,8 @@ export interface SmtpSink {
     /** Every connection is cut and the port refuses connections until `start` (a relay stopped). */
     stop(): Promise<void>;
     start(): Promise<void>;
-    /** Answers MAIL FROM with `code` (421: service closing; 451) on every connection until called with null. */
-    refuseAll(code: number | null): void;
+    /** Answers MAIL FROM with `code` (421: service closing; 451) on every connection until called with null; `message` replaces the default text. */
+    refuseAll(code: number | null, message?: string): void;
     /** MAIL FROM commands answered so far: what refuseAll turned away, and probes. */
     readonly mailFroms: number;
     /** Waits this long before accepting each message, like a distant relay. */
@@ -82,6 +82,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     let attempts = 0;
     let tooLong = 0;
     let refusingAll: number | null = null;
+    let refusingText: string | undefined;
     let mailFroms = 0;
     const heloNames: string[] = [];
     let waiting = 0;
@@ -99,7 +100,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
             }
 
             if (refusingAll !== null) {
-                return callback(refuse(refusingAll === 421 ? '4.3.2 service shutting down, closing channel' : '4.3.0 try again later', refusingAll));
+                return callback(refuse(refusingText ?? (refusingAll === 421 ? '4.3.2 service shutting down, closing channel' : '4.3.0 try again later'), refusingAll));
             }
 
             callback();
@@ -220,8 +221,9 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         },
         stop,
         start,
-        refuseAll(code) {
+        refuseAll(code, message) {
             refusingAll = code;
+            refusingText = message;
         },
         get mailFroms() {
             return mailFroms;
