@@ -98,6 +98,21 @@ describe('suppression list at send time', () => {
         expect(run.result).toMatchObject({ emailsSent: 2, suppressed: 1 });
     });
 
+    it('compares addresses in one Unicode form: an address listed composed (ë) is left out when the data spells it decomposed (e + ¨), and removed so', async () => {
+        const composed = 'Zo\u00EB@unicode.test';
+        const decomposed = 'zoe\u0308@unicode.test';
+        expect((await t.request({ method: 'POST', url: '/api/suppressions', headers: account.headers, payload: { emails: [composed] } })).json).toEqual({ added: 1, alreadyPresent: 0 });
+        expect((await t.request({ method: 'POST', url: '/api/suppressions', headers: account.headers, payload: { emails: [decomposed.toUpperCase()] } })).json).toEqual({ added: 0, alreadyPresent: 1 });
+
+        const workflowId = await api.workflow(newsletter(await api.upload(`name,email,age\nZoe,${decomposed},30\nAna,ana@unicode.test,30\n`), 'age > 0'));
+        const run = await api.run(workflowId);
+        expect(run.result).toMatchObject({ emailsSent: 1, suppressed: 1 });
+        expect(t.smtp.messages.filter((m) => m.to.some((to) => to.normalize('NFC').toLowerCase() === composed.toLowerCase()))).toEqual([]);
+
+        expect((await t.request({ method: 'DELETE', url: `/api/suppressions/${encodeURIComponent(decomposed)}`, headers: account.headers })).statusCode).toBe(204);
+        expect(await suppressionsOf(t, account)).not.toContainEqual(expect.objectContaining({ email: composed }));
+    });
+
     it('pages the list newest first, removes case-insensitively (404 when absent), and refuses bad addresses naming each', async () => {
         const fresh = await createAccount(t);
         const emails = Array.from({ length: 7 }, (_, i) => `page${i}@example.test`);
@@ -184,6 +199,33 @@ describe('suppression list at send time', () => {
         // The next run leaves the bounced addresses out, as suppressed.
         const again = await api.run(workflowId);
         expect(again.result).toMatchObject({ suppressed: 2 });
+    });
+
+    it("suppresses no recipient when the relay refuses the sender (550 at MAIL FROM, or 5.1.8 at any step): that says nothing of the recipients' addresses", async () => {
+        const workflowId = await api.workflow(newsletter(await api.upload(people(2, 'sender-refused.test')), 'age > 0'));
+        const listed = async () => (await suppressionsOf(t, account)).filter((s) => s.email.endsWith('@sender-refused.test')).map((s) => `${s.email} ${s.reason}`);
+        for (const [code, text] of [
+            [553, '5.1.8 <no-reply@flowctl.test>: Sender address rejected: Domain not found'],
+            [550, 'Sender address rejected: not owned by user']
+        ] as const) {
+            t.smtp.refuseAll(code, text);
+            try {
+                const run = await api.run(workflowId);
+                expect(run.status, text).toBe('FAILED');
+                expect(run.result).toMatchObject({ emailsSent: 0 });
+            } finally {
+                t.smtp.refuseAll(null);
+            }
+
+            expect(await listed(), text).toEqual([]);
+        }
+
+        // After DATA too: 5.1.8 is the sender's domain (RFC 3463), not the recipient's address.
+        t.smtp.failNext(2, 550, '5.1.8 Sender address rejected: Domain not found');
+        expect((await api.run(workflowId)).status).toBe('FAILED');
+        expect(await listed()).toEqual([]);
+
+        expect((await api.run(workflowId)).result).toMatchObject({ emailsSent: 2 });
     });
 
     it('records each element left out as suppressed in the ledger and on /metrics: never failed, sent or retried, nor sent by a resumed attempt', async () => {

@@ -47,9 +47,9 @@ export interface SmtpSink {
      * Answers every command with `code` (421: service closing, which also closes the connection; 451)
      * until called with null: a new connection's greeting, and on connections already open MAIL FROM,
      * RCPT TO or the end of DATA, whichever comes next. A message refused at the end of its data is
-     * not kept.
+     * not kept. `message` replaces the default text.
      */
-    refuseAll(code: number | null): void;
+    refuseAll(code: number | null, message?: string): void;
     /** MAIL FROM commands answered so far: what refuseAll turned away, and probes. */
     readonly mailFroms: number;
     /** Commands and greetings refuseAll answered with its code. */
@@ -92,6 +92,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     let tooLong = 0;
     let refusingAll: number | null = null;
     let refusedAll = 0;
+    let refusingText: string | undefined;
     let mailFroms = 0;
     const heloNames: string[] = [];
     let waiting = 0;
@@ -104,7 +105,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         }
 
         refusedAll++;
-        return refuse(refusingAll === 421 ? '4.3.2 service shutting down, closing channel' : '4.3.0 try again later', refusingAll);
+        return refuse(refusingText ?? (refusingAll === 421 ? '4.3.2 service shutting down, closing channel' : '4.3.0 try again later'), refusingAll);
     };
 
     const server = new SMTPServer({
@@ -249,8 +250,9 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         },
         stop,
         start,
-        refuseAll(code) {
+        refuseAll(code, message) {
             refusingAll = code;
+            refusingText = message;
         },
         get mailFroms() {
             return mailFroms;

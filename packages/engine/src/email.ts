@@ -55,7 +55,11 @@ export function isValidEmailAddress(address: string): boolean {
     return emailAddressProblem(address) === null;
 }
 
-/** How suppression lists compare addresses: the whole address, trimmed, case-insensitively. */
+/**
+ * How suppression lists compare addresses: the whole address, trimmed, case-insensitively, in one
+ * Unicode form (NFC): `zoë` typed with a composed ë and `zoe` + a combining diaeresis (as some systems
+ * export text) are one address to a person, and a list must not tell them apart.
+ */
 export function suppressionKey(address: string): string {
-    return address.trim().toLowerCase();
+    return address.trim().toLowerCase().normalize('NFC');
 }

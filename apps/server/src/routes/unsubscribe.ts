@@ -47,9 +47,11 @@ const failure = (h: ResponseToolkit, err: unknown): ResponseObject => {
 };
 
 const params = Joi.object({ token: Joi.string().required() });
-// A link forwarded, or decorated by a mail provider or tracker (utm_source=…), must still unsubscribe:
-// any query is taken and ignored.
-const query = Joi.object().unknown();
+/**
+ * Link trackers and mail clients add `?utm_source=…` and the like to the links they pass on: ignored,
+ * so the recipient still gets the page (not the API's JSON 400 for an unknown query parameter).
+ */
+const query = Joi.object().unknown(true);
 
 export const unsubscribeRoutes = (services: Services): ServerRoute[] => [
     {

@@ -95,7 +95,14 @@ export const register: Register = (program, ctx) => {
             });
             const { emailAddressProblem } = await import('@flowctl/engine');
             const problemOf = (value: string) => emailAddressProblem(value.trim());
+            let checked: number | null = null;
             if (opts.allOrNothing) {
+                // Checked whole before anything is sent, then read again to send: a pipe (/dev/stdin, a
+                // FIFO) gives its lines to the first reading only, and the second would add nothing.
+                if (!(await Fs.stat(file)).isFile()) {
+                    throw usageError(`--all-or-nothing reads ${file} twice (to check every line, then to send them), and it is not a regular file`, 'save the addresses to a file first, or import without --all-or-nothing');
+                }
+
                 const dry = await scanSuppressionFile(file, BATCH, problemOf);
                 if (dry.bad > 0) {
                     throw new CliError(
@@ -105,6 +112,8 @@ export const register: Register = (program, ctx) => {
                         { invalid: dry.listed, invalidCount: dry.bad, added: 0 }
                     );
                 }
+
+                checked = dry.good;
             }
 
             const api = await client(c);
@@ -119,6 +128,15 @@ export const register: Register = (program, ctx) => {
                 }
             });
             const doc = { added, alreadyPresent, invalidCount: scan.bad, invalid: scan.listed };
+            if (checked !== null && (scan.good !== checked || scan.bad > 0)) {
+                throw new CliError(
+                    `${file} changed while it was imported: ${checked} good lines were checked, ${scan.good} good and ${scan.bad} bad were read to send; ${added} added, ${alreadyPresent} already on the list`,
+                    EXIT.failed,
+                    'import the file again once nothing writes to it (addresses already added are counted as already on the list)',
+                    doc
+                );
+            }
+
             if (scan.bad > 0) {
                 note(c.io, `${scan.bad} lines were not e-mail addresses and were skipped:\n${describeBad(scan.bad, scan.listed).join('\n')}`);
                 throw new CliError(`${added} added, ${alreadyPresent} already on the list; ${scan.bad} lines skipped`, EXIT.failed, 'fix the lines above and import the file again (addresses already added are counted as already on the list)', doc);

@@ -14,15 +14,19 @@ export const enhancedStatus = (text: string): string | null => {
     return match ? `${match[1]}.${match[2]}.${match[3]}` : null;
 };
 
-/** Whether an enhanced status code says the address is bad for good. */
-export const isBadAddressStatus = (status: string): boolean => /^5\.1\.\d+$/.test(status) || status === '5.2.1';
+/**
+ * Whether an enhanced status code says the address is bad for good. Not 5.1.7 and 5.1.8: RFC 3463
+ * gives them to the sender's address (bad syntax, unknown domain), which says nothing of the recipient.
+ */
+export const isBadAddressStatus = (status: string): boolean => (/^5\.1\.\d+$/.test(status) && status !== '5.1.7' && status !== '5.1.8') || status === '5.2.1';
 
 const POLICY_WORDS = /relay|auth|policy|spam|block|reputation|denied by|rejected for|rate|too many/i;
 
 /** A nodemailer error from sending one e-mail: whether its recipient should be suppressed as `bounced`. */
 export const isPermanentRecipientRefusal = (err: unknown): boolean => {
-    const { code, responseCode, response } = (err ?? {}) as SmtpFailure;
-    if (typeof responseCode !== 'number' || responseCode < 500 || responseCode >= 600) {
+    const { code, responseCode, response, command } = (err ?? {}) as SmtpFailure & { command?: string };
+    // Refused at MAIL FROM, the sender was: suppressing each recipient on it would empty the next runs.
+    if (typeof responseCode !== 'number' || responseCode < 500 || responseCode >= 600 || command === 'MAIL FROM') {
         return false;
     }
 
