@@ -2,11 +2,12 @@
 // graph, same CSV bytes) send nothing but reads; `--dry-run` reports the plan and sends no write.
 import Path from 'node:path';
 
-import type { Flowctl, Graph, Workflow } from '@flowctl/sdk';
+import type { Flowctl, Graph, Workflow, WorkflowSummary } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { checkUploadColumns, inWorkflowFile } from './graph-problems.js';
+import { flowctlCommand, shellWord } from './next-command.js';
 import { allOf } from './resolve.js';
 import { sendable } from './sendable.js';
 import { type PlacedFile, placeFile } from './uploads.js';
@@ -76,6 +77,22 @@ export interface Planned {
     changes: string[];
 }
 
+/**
+ * Several workflows of one name (`workflows create` always makes a new one): apply updates none of them.
+ * The hint keeps the oldest, the one apply has been updating: it has the run history, the revisions and
+ * the hook URL callers use, while a duplicate was just made from the file and has nothing of its own yet.
+ * The server lists newest first, so the oldest is the last of the list.
+ */
+const duplicateNames = (ctx: Ctx, name: string, named: WorkflowSummary[]): CliError => {
+    const oldestFirst = [...named].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    const [kept, ...extra] = oldestFirst as [WorkflowSummary, ...WorkflowSummary[]];
+    const rm = extra.map((w) => flowctlCommand(ctx, `workflows rm ${w.id} --yes`)).join(' && ');
+    return usageError(
+        `the server has ${named.length} workflows named '${inline(name)}' (${inline(oldestFirst.map((w) => `${w.id} created ${w.createdAt}`).join(', '))}), so apply cannot tell which to update`,
+        `keep the first made, ${inline(kept.id)} (its runs, revisions and hook URL stay), and remove the newer ${extra.length === 1 ? 'one' : 'ones'} with all their runs: ${rm}`
+    );
+};
+
 /** Each file next to the server's workflow of its name, and what apply would change: shared by apply and diff. */
 export const planWorkflows = async (ctx: Ctx, api: Flowctl, workflows: WorkflowFile[], dryRun: boolean): Promise<Planned[]> => {
     const files = new Map<string, string>();
@@ -88,15 +105,15 @@ export const planWorkflows = async (ctx: Ctx, api: Flowctl, workflows: WorkflowF
         files.set(workflow.name, workflow.file);
     }
 
-    const byName = new Map<string, string[]>();
+    const byName = new Map<string, WorkflowSummary[]>();
     for (const summary of await allOf(api.workflows.list())) {
-        byName.set(summary.name, [...(byName.get(summary.name) ?? []), summary.id]);
+        byName.set(summary.name, [...(byName.get(summary.name) ?? []), summary]);
     }
 
     for (const workflow of workflows) {
-        const ids = byName.get(workflow.name) ?? [];
-        if (ids.length > 1) {
-            throw usageError(`the server has ${ids.length} workflows named '${inline(workflow.name)}' (${inline(ids.join(', '))}), so apply cannot tell which to update`, `remove the extra ones: flowctl workflows rm ${ids.slice(1).join(' ')}`);
+        const named = byName.get(workflow.name) ?? [];
+        if (named.length > 1) {
+            throw duplicateNames(ctx, workflow.name, named);
         }
     }
 
@@ -106,7 +123,7 @@ export const planWorkflows = async (ctx: Ctx, api: Flowctl, workflows: WorkflowF
     for (const workflow of workflows) {
         const { graph, uploads } = await placeSources(ctx, api, workflow, dryRun);
         const webhookUrl = workflow.webhookUrl ?? null;
-        const id = byName.get(workflow.name)?.[0];
+        const id = byName.get(workflow.name)?.[0]?.id;
         const current = id ? await api.workflows.retrieve(id) : null;
         const changes = current
             ? [...differences(current.graph, graph, 'graph'), ...((current.webhookUrl ?? null) === webhookUrl ? [] : ['webhookUrl'])]
@@ -121,7 +138,7 @@ export const planWorkflows = async (ctx: Ctx, api: Flowctl, workflows: WorkflowF
  * The workflow changed on the server between apply's read and its write (412): which revisions came
  * since, what each changed, and how to look before applying again.
  */
-const changedMeanwhile = async (api: Flowctl, plan: Planned, current: Workflow, err: unknown): Promise<CliError> => {
+const changedMeanwhile = async (ctx: Ctx, api: Flowctl, plan: Planned, current: Workflow, err: unknown): Promise<CliError> => {
     const { PreconditionFailedError } = await import('@flowctl/sdk');
     if (!(err instanceof PreconditionFailedError)) {
         throw await inWorkflowFile(plan.workflow, err);
@@ -150,7 +167,7 @@ const changedMeanwhile = async (api: Flowctl, plan: Planned, current: Workflow, 
             ...lines
         ].join('\n'),
         EXIT.failed,
-        `see what apply would change now: flowctl diff -f ${plan.workflow.file}, then apply again`
+        `see what apply would change now: ${flowctlCommand(ctx, `diff -f ${shellWord(plan.workflow.file)}`)}, then apply again`
     );
 };
 
@@ -184,7 +201,7 @@ export const applyWorkflows = async (ctx: Ctx, api: Flowctl, workflows: Workflow
         const updated = dryRun
             ? null
             : await api.workflows.update(current.id, { graph: sendable(graph), webhookUrl }, { ifMatch: current.revision }).catch(async (err: unknown) => {
-                  throw await changedMeanwhile(api, plan, current, err);
+                  throw await changedMeanwhile(ctx, api, plan, current, err);
               });
 
         results.push({ ...base, workflowId: current.id, action: dryRun ? 'would update' : 'updated', changes, ...(updated?.hookUrl ? { hookUrl: updated.hookUrl } : {}) });

@@ -53,12 +53,12 @@ const COMMANDS = Object.entries(COMMAND_FOR_ROUTE).map(([route, command]) => ({
 /** A concrete value, not a placeholder of the server's source (`{id}`, `${run.id}`). */
 const concrete = (value: string | undefined): value is string => value !== undefined && !/[{}]/.test(value);
 
-const commandFor = (route: string): string | null => {
+const commandFor = (route: string, flags: string[]): string | null => {
     for (const { pattern, command } of COMMANDS) {
         const match = pattern.exec(route);
         if (match) {
             const value = match[1];
-            return concrete(value) ? command.replace(/<[^>]+>/, value) : command;
+            return [concrete(value) ? command.replace(/<[^>]+>/, value) : command, ...flags].join(' ');
         }
     }
 
@@ -67,9 +67,9 @@ const commandFor = (route: string): string | null => {
 
 const ROUTE = /\b(GET|POST|PUT|PATCH|DELETE) (\/api\/[^\s,;:()'"`]*[^\s,;:()'"`.])/g;
 
-/** `text` with every API route the CLI has a command for replaced by that command, in backticks. */
-export const cliWording = (text: string): string =>
+/** `text` with every API route the CLI has a command for replaced by that command (with `flags`), in backticks. */
+export const cliWording = (text: string, flags: string[] = []): string =>
     text.replace(ROUTE, (route: string) => {
-        const command = commandFor(route);
+        const command = commandFor(route, flags);
         return command ? `\`${command}\`` : route;
     });

@@ -8,28 +8,13 @@ import type { Flowctl } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
 import { DEFAULT_API_URL, type Profile, readProfile, updateProfile } from './credentials.js';
+import { normalizeApiUrl } from './api-url.js';
 import { CliError, EXIT, notSignedIn, usageError } from './errors.js';
+import { flowctlCommand, shellWord } from './next-command.js';
+
+export { normalizeApiUrl };
 
 const URL_SHAPE = 'a server URL looks like http(s)://host[:port], e.g. http://127.0.0.1:3000';
-
-/**
- * `text` as a server URL in one spelling (lower-case scheme and host, no default port, no trailing
- * slash), or null when it is not an http(s) URL. Two spellings of one server compare equal.
- */
-export const normalizeApiUrl = (text: string): string | null => {
-    let url: URL;
-    try {
-        url = new URL(text.trim());
-    } catch {
-        return null;
-    }
-
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.username || url.password || url.search || url.hash) {
-        return null;
-    }
-
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-};
 
 /** The server of this invocation, normalized; a value that is no URL is a usage error naming where it came from. */
 export const apiUrlOf = (ctx: Ctx): string => {
@@ -80,14 +65,14 @@ export const client = async (ctx: Ctx): Promise<Flowctl> => {
     const profile = readProfile(ctx.profile, ctx.io.env);
     const named = ctx.profile === 'default' ? '' : ` (profile '${ctx.profile}')`;
     if (!apiToken && !hasTokens(profile)) {
-        throw notSignedIn(`not signed in${named}`, ctx.profile);
+        throw notSignedIn(`not signed in${named}`, flowctlCommand(ctx, 'login'));
     }
 
     if (!apiToken && !tokensBelongTo(profile, baseUrl)) {
         throw new CliError(
             `not signed in to ${baseUrl}${named}: the saved sign-in is for ${profile.apiUrl ?? DEFAULT_API_URL}, and is only ever sent there`,
             EXIT.auth,
-            `sign in there: flowctl login --api-url ${baseUrl}${named ? ` --profile ${ctx.profile}` : ''} (add --profile <name> to keep both sign-ins; in CI, set FLOWCTL_TOKEN to an API token of that server)`
+            `sign in there: flowctl login --api-url ${baseUrl}${named ? ` --profile ${shellWord(ctx.profile)}` : ''} (add --profile <name> to keep both sign-ins; in CI, set FLOWCTL_TOKEN to an API token of that server)`
         );
     }
 

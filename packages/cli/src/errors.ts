@@ -33,6 +33,6 @@ export class CliError extends Error {
 
 export const usageError = (message: string, hint?: string): CliError => new CliError(message, EXIT.usage, hint);
 
-/** `profile`: the one this invocation used, named in the command to type when it is not the default. */
-export const notSignedIn = (why = 'not signed in', profile = 'default'): CliError =>
-    new CliError(why, EXIT.auth, `run \`flowctl login${profile === 'default' ? '' : ` --profile ${profile}`}\` (or set FLOWCTL_TOKEN to a personal API token)`);
+/** `login`: the command that signs this invocation's profile in to its server (next-command.ts). */
+export const notSignedIn = (why: string, login: string): CliError =>
+    new CliError(why, EXIT.auth, `run \`${login}\` (or set FLOWCTL_TOKEN to a personal API token)`);

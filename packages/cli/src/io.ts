@@ -76,10 +76,13 @@ export const note = (io: Io, text: string): void => {
     io.err(text);
 };
 
-/** Every error goes out here; server text in it names CLI commands, not API routes (see cli-wording.ts). */
-export const reportError = (io: Io, error: CliError): void => {
-    const message = cliWording(error.message);
-    const hint = error.hint ? cliWording(error.hint) : undefined;
+/**
+ * Every error goes out here; server text in it names CLI commands, not API routes (see cli-wording.ts),
+ * each with `flags`: those that make it act on this invocation's profile and server (next-command.ts).
+ */
+export const reportError = (io: Io, error: CliError, flags: string[] = []): void => {
+    const message = cliWording(error.message, flags);
+    const hint = error.hint ? cliWording(error.hint, flags) : undefined;
     if (io.json) {
         io.out(io.doc({ error: { message, exitCode: error.exitCode, ...(hint ? { hint } : {}), ...error.details } }));
     }

@@ -16,6 +16,7 @@ import type { Ctx } from './context.js';
 import { examples } from './commands/help.js';
 import { CliError, EXIT } from './errors.js';
 import { createIo, type Format, type Io, reportError } from './io.js';
+import { sameTargetFlags } from './next-command.js';
 import { toCliError } from './sdk-errors.js';
 
 const buildProgram = (version: string, io: Io, state: { ctx?: Ctx }): Command => {
@@ -75,6 +76,15 @@ export const outputFormat = (argv: string[]): Format | null => {
     return argv.includes('--json') ? 'json' : format;
 };
 
+/** The flags for commands named in an error; none when they cannot be known (the error may be an unreadable credentials file). */
+const targetFlags = (ctx: Ctx | undefined): string[] => {
+    try {
+        return sameTargetFlags(ctx);
+    } catch {
+        return [];
+    }
+};
+
 export const main = async (argv: string[], version: string): Promise<number> => {
     const format = outputFormat(argv);
     const yaml = format === 'yaml' ? (await import('yaml')).stringify : undefined;
@@ -98,7 +108,7 @@ export const main = async (argv: string[], version: string): Promise<number> => 
         }
 
         const error = err instanceof CliError ? err : await toCliError(err, state.ctx);
-        reportError(io, error);
+        reportError(io, error, targetFlags(state.ctx));
         return error.exitCode;
     }
 };

@@ -1,7 +1,9 @@
 // Finding a workflow by id or by its unique name, with errors that say what to type next.
 import type { Flowctl, Workflow } from '@flowctl/sdk';
 
+import type { Ctx } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
+import { flowctlCommand } from './next-command.js';
 import { inline } from './visible.js';
 
 export const isNotFound = async (err: unknown): Promise<boolean> => err instanceof (await import('@flowctl/sdk')).NotFoundError;
@@ -29,7 +31,7 @@ export const allOf = async <T>(list: AsyncIterable<T>): Promise<T[]> => {
 };
 
 /** The workflow whose id is `ref`, else the one whose name is exactly `ref`. */
-export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow> => {
+export const findWorkflow = async (ctx: Ctx, api: Flowctl, ref: string): Promise<Workflow> => {
     const idShaped = /^wf_[0-9a-z]+$/.test(ref);
     if (idShaped) {
         try {
@@ -48,7 +50,7 @@ export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow>
     }
 
     if (named.length === 0 && idShaped) {
-        throw new CliError(`no workflow has the id '${ref}'`, EXIT.failed, 'see your workflows and their ids: flowctl workflows list');
+        throw new CliError(`no workflow has the id '${ref}'`, EXIT.failed, `see your workflows and their ids: ${flowctlCommand(ctx, 'workflows list')}`);
     }
 
     if (named.length === 0) {
@@ -61,7 +63,7 @@ export const findWorkflow = async (api: Flowctl, ref: string): Promise<Workflow>
             EXIT.failed,
             close.length > 0 && close.length <= 5
                 ? `did you mean ${close.map((w) => `"${inline(w.name)}" (${inline(w.id)})`).join(' or ')}? Pass the whole name or the id`
-                : 'see your workflows and their ids: flowctl workflows list'
+                : `see your workflows and their ids: ${flowctlCommand(ctx, 'workflows list')}`
         );
     }
 

@@ -1,7 +1,9 @@
 // SDK errors become CLI errors: an exit code and the next command to type.
 import { apiUrlOf, credentialSource } from './client.js';
 import type { Ctx } from './context.js';
+import { DEFAULT_API_URL } from './credentials.js';
 import { CliError, EXIT, notSignedIn } from './errors.js';
+import { flowctlCommand } from './next-command.js';
 import { inline, message as serverMessage } from './visible.js';
 
 interface Detail {
@@ -17,10 +19,10 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
 
     if (err instanceof sdk.AuthenticationError) {
         if (ctx && credentialSource(ctx) === 'FLOWCTL_TOKEN') {
-            return new CliError(`the server rejected FLOWCTL_TOKEN: ${serverMessage(err.message)}`, EXIT.auth, 'create a new token with `flowctl tokens create` and set FLOWCTL_TOKEN to it');
+            return new CliError(`the server rejected FLOWCTL_TOKEN: ${serverMessage(err.message)}`, EXIT.auth, `create a new token with \`${flowctlCommand(ctx, 'tokens create')}\` and set FLOWCTL_TOKEN to it`);
         }
 
-        return notSignedIn(`the server rejected the saved sign-in: ${serverMessage(err.message)}`, ctx?.profile);
+        return notSignedIn(`the server rejected the saved sign-in: ${serverMessage(err.message)}`, flowctlCommand(ctx, 'login'));
     }
 
     if (err instanceof sdk.ConnectionError) {
@@ -29,7 +31,7 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
             // The SDK's message starts with the request (`POST /api/auth/login: …`): the user ran a command, not that.
             `cannot reach the flowctl server at ${url}: ${err.message.replace(/^(GET|POST|PUT|PATCH|DELETE) \S+: /, '')}`,
             EXIT.failed,
-            'start it (`npm start` in the repository) or point at yours with --api-url or FLOWCTL_API_URL'
+            `start it (\`${startCommand(ctx ? url : null)}\` in the repository) or point at yours with --api-url or FLOWCTL_API_URL`
         );
     }
 
@@ -53,6 +55,15 @@ export const toCliError = async (err: unknown, ctx: Ctx | undefined): Promise<Cl
     const lines = repeated ? [] : listed.map((d) => `  ${inline(`${d.path ? `${d.path}: ` : ''}${d.message}`)}`);
     const message = [serverMessage(err.message), ...lines].join('\n');
     return new CliError(message, EXIT.failed, serverHint(err, ctx), { ...(err.status ? { status: err.status } : {}) });
+};
+
+/**
+ * The command that starts a server where this invocation looked for one: `npm start` listens on
+ * DEFAULT_API_URL's port, so any other port is named (PORT=3731 npm start), or it would start elsewhere.
+ */
+const startCommand = (url: string | null): string => {
+    const port = url ? new URL(url).port : '';
+    return port && port !== new URL(DEFAULT_API_URL).port ? `PORT=${port} npm start` : 'npm start';
 };
 
 /**

@@ -10,6 +10,7 @@ import { Transform } from 'node:stream';
 import type { Flowctl, Upload } from '@flowctl/sdk';
 
 import type { Ctx } from './context.js';
+import { flowctlCommand } from './next-command.js';
 import { CliError, EXIT } from './errors.js';
 import { inline, message } from './visible.js';
 
@@ -31,13 +32,13 @@ const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
  * The server refuses a file name with a control, bidi or invisible character (it would show as another
  * name): the fix is here, on this machine, so say which file and what to type next.
  */
-const refusedName = async (err: unknown, path: string): Promise<never> => {
+const refusedName = async (ctx: Ctx, err: unknown, path: string): Promise<never> => {
     const { BadRequestError } = await import('@flowctl/sdk');
     if (err instanceof BadRequestError && err.message.includes("'filename'")) {
         throw new CliError(
             `cannot upload ${inline(path)}: ${message(err.message)}`,
             EXIT.usage,
-            'rename the file to plain text (mv -- <file> contacts.csv), then use the new name: flowctl upload <new name>, or the DATA_SOURCE file: of the workflow'
+            `rename the file to plain text (mv -- <file> contacts.csv), then use the new name: ${flowctlCommand(ctx, 'upload <new name>')}, or the DATA_SOURCE file: of the workflow`
         );
     }
 
@@ -45,7 +46,7 @@ const refusedName = async (err: unknown, path: string): Promise<never> => {
 };
 
 /** Uploads `path`, with a progress line on stderr when it is a terminal and the file is big. */
-export const uploadWithProgress = (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => sendFile(ctx, api, path).catch((err: unknown) => refusedName(err, path));
+export const uploadWithProgress = (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => sendFile(ctx, api, path).catch((err: unknown) => refusedName(ctx, err, path));
 
 const sendFile = async (ctx: Ctx, api: Flowctl, path: string): Promise<Upload> => {
     const size = Fs.statSync(path).size;

@@ -7,6 +7,7 @@ import type { Flowctl, Run, RunNode } from '@flowctl/sdk';
 
 import { cliWording } from './cli-wording.js';
 import type { Ctx } from './context.js';
+import { flowctlCommand } from './next-command.js';
 import { formatDuration } from './duration.js';
 import { CliError, EXIT } from './errors.js';
 import { dim, green, type Io, red } from './io.js';
@@ -119,9 +120,18 @@ const plainDisplay = (write: (line: string) => void): Display => {
     const seen = new Map<string, string>();
     return {
         update(run) {
-            if (seen.get('') !== run.status) {
-                seen.set('', run.status);
-                write(`run ${inline(`${run.runId}: ${run.status}`)}`);
+            // The run's line goes first while it runs, and last once it has ended: the snapshot that
+            // ends it also ends its last nodes, and `run …: FAILED` above them would read as if they
+            // came after the end.
+            const ended = run.completedAt !== null && run.completedAt !== undefined;
+            const runLine = () => {
+                if (seen.get('') !== run.status) {
+                    seen.set('', run.status);
+                    write(`run ${inline(`${run.runId}: ${run.status}`)}`);
+                }
+            };
+            if (!ended) {
+                runLine();
             }
 
             for (const node of run.nodes) {
@@ -136,6 +146,10 @@ const plainDisplay = (write: (line: string) => void): Display => {
                     seen.set(`waiting:${node.nodeId}`, waiting);
                     write(`node ${nodeLabel(node)}: ${inline(waiting || 'sending again')}`);
                 }
+            }
+
+            if (ended) {
+                runLine();
             }
         },
         stop() {}
@@ -236,7 +250,7 @@ export const watchRun = async (ctx: Ctx, api: Flowctl, runId: string, options: W
         display?.update(run);
     } catch (err) {
         if (err instanceof sdk.AbortError && stop.signal.aborted) {
-            throw new CliError(`stopped watching; run ${runId} goes on`, EXIT.interrupted, `watch it again: flowctl runs watch ${runId}`);
+            throw new CliError(`stopped watching; run ${runId} goes on`, EXIT.interrupted, `watch it again: ${flowctlCommand(ctx, `runs watch ${runId}`)}`);
         }
 
         if (err instanceof sdk.WaitTimeoutError) {
@@ -244,7 +258,7 @@ export const watchRun = async (ctx: Ctx, api: Flowctl, runId: string, options: W
             throw new CliError(
                 `run ${runId} is still ${last?.status ?? 'not finished'} after ${formatDuration(options.timeoutMs ?? 0)}; it goes on`,
                 EXIT.timeout,
-                `keep watching: flowctl runs watch ${runId}, or stop it: flowctl runs cancel ${runId}`
+                `keep watching: ${flowctlCommand(ctx, `runs watch ${runId}`)}, or stop it: ${flowctlCommand(ctx, `runs cancel ${runId}`)}`
             );
         }
 
@@ -272,7 +286,7 @@ export const watchRun = async (ctx: Ctx, api: Flowctl, runId: string, options: W
             }
         }
 
-        io.err(`${red(io, 'error:')} run ${runId} ended ${run.status}\n${dim(io, `  → see each node: flowctl runs get ${runId}`)}`);
+        io.err(`${red(io, 'error:')} run ${runId} ended ${run.status}\n${dim(io, `  → see each node: ${flowctlCommand(ctx, `runs get ${runId}`)}`)}`);
     }
 
     return run;

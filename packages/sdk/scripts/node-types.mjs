@@ -28,12 +28,14 @@ const dataType = (name, schema) => {
         return `export type ${name}NodeData = Record<never, never>;`;
     }
 
-    // Only optional fields (a TRIGGER's schedule and webhook): a type with no required member is a weak
-    // type, which keeps TypeScript from telling the union's members apart by `type`, so a typo in another
-    // node's data would no longer be named. Empty, or one member per field with that field present.
+    // Only optional fields (a TRIGGER's schedule and webhook): empty (each field absent, so `{ webhok: true }`
+    // is refused and `webhook` suggested), or one member per field with that field present. Not
+    // Record<never, never>: that is `{}`, which takes any object (`{ schedule: 5 }` compiled). What kept
+    // the typos of other nodes named is the empty member of GraphNodeInput (EMPTY_MEMBER).
     if (!schema.exactlyOneOf && schema.fields.every((field) => !field.required)) {
+        const empty = `{ ${schema.fields.map((field) => `${field.name}?: never`).join('; ')} }`;
         const variants = schema.fields.map((chosen) => `{ ${members(schema.fields, (field) => field === chosen).map((m) => m.slice(0, -1)).join('; ')} }`);
-        return `export type ${name}NodeData =\n    | Record<never, never>\n${variants.map((v) => `    | ${v}`).join('\n')};`;
+        return `export type ${name}NodeData =\n${[empty, ...variants].map((v) => `    | ${v}`).join('\n')};`;
     }
 
     if (!schema.exactlyOneOf) {
@@ -50,6 +52,17 @@ const dataType = (name, schema) => {
     return `export type ${name}NodeData =\n${variants.map((v) => `    | ${v}`).join('\n')};`;
 };
 
+/**
+ * A member no node can be (its `type` is never), whose `data` is `{}`. TypeScript checks a node literal's
+ * `data` for unknown fields first against every member's data at once (it does not narrow by `type`
+ * there), and then, narrowed by `type`, against its own. With `{}` among them the first check passes, and
+ * the second names the typo in the node's own type: "'subjet' does not exist in type 'OutputNodeData'.
+ * Did you mean to write 'subject'?". Without it, the first check fails and names the union of all data
+ * types, with no suggestion. A switch over `type` stays exhaustive: the member has no `type` to match.
+ */
+const EMPTY_MEMBER = `    /** Not a node: keeps TypeScript naming a typo in the node's own data type (see scripts/node-types.mjs). */
+    | { id: string; type: never; data: Record<never, never> }`;
+
 /** The TypeScript source for `schemas` (the engine's nodeDataSchemas()). */
 export const nodeTypesSource = (schemas) => {
     const types = Object.keys(schemas);
@@ -60,7 +73,8 @@ ${parts.join('\n\n')}
 
 /** A node as sent to the server: its \`type\` decides its \`data\`. */
 export type GraphNodeInput =
-${union};
+${union}
+${EMPTY_MEMBER};
 
 /** A graph as sent to the server (create, update, preview). */
 export interface GraphInput {

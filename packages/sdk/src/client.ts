@@ -102,6 +102,14 @@ export class Flowctl {
             throw new TypeError('new Flowctl({ baseUrl }): baseUrl is required, e.g. http://127.0.0.1:3000');
         }
 
+        // An empty token (FLOWCTL_TOKEN=$(a command that failed)) would go out as a malformed header, and
+        // the server's answer (bad authentication header format) would not say why.
+        if (options.apiToken !== undefined && options.apiToken.trim() === '') {
+            throw new TypeError(
+                'new Flowctl({ apiToken }): apiToken is empty (was the variable it came from, e.g. FLOWCTL_TOKEN, set?): create a token with `flowctl tokens create`, or leave apiToken out'
+            );
+        }
+
         this.baseUrl = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
         this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
         this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;

@@ -74,4 +74,35 @@ graphs.push({ nodes: [{ id: 'people', type: 'DATA_SOURCE', data: { uploadId: 'up
         expect(at(8)).toMatch(/not assignable to type 'DataSourceNodeData'[\s\S]*'sheet'/);
         expect([...new Set(errors.map((e) => e.split(':')[0]))]).toEqual(['4', '5', '6', '7', '8']);
     });
+
+    // The empty TRIGGER data was `{}`, which takes any object: these three compiled.
+    it('refuses a TRIGGER data typo, a schedule that is no object, a schedule typo; an OUTPUT typo is still named', () => {
+        const errors = compile(`${header}
+graphs.push({ nodes: [{ id: 'start', type: 'TRIGGER', data: { webhok: true } }], edges: [] });
+graphs.push({ nodes: [{ id: 'start', type: 'TRIGGER', data: { schedule: 5 } }], edges: [] });
+graphs.push({ nodes: [{ id: 'start', type: 'TRIGGER', data: { schedule: { cronn: '0 9 * * 1-5' } } }], edges: [] });
+graphs.push({ nodes: [{ id: 'send', type: 'OUTPUT', data: { forEach: '{{a.rows}}', to: '{{item.email}}', subjet: 'Hi', body: 'Hello' } }], edges: [] });
+graphs.push({ nodes: [{ id: 'a', type: 'TRIGGER', data: {} }, { id: 'b', type: 'TRIGGER', data: { webhook: true } }, { id: 'c', type: 'TRIGGER', data: { schedule: { cron: '0 9 * * 1-5', timezone: 'UTC' }, webhook: false } }], edges: [] });
+export const kind = (node: GraphInput['nodes'][number]): string => {
+    switch (node.type) {
+        case 'TRIGGER':
+        case 'DATA_SOURCE':
+        case 'AI':
+        case 'FILTER':
+        case 'OUTPUT':
+            return node.type;
+        default: {
+            const none: never = node;
+            return none;
+        }
+    }
+};
+`);
+        const at = (line: number) => errors.filter((e) => e.startsWith(`${line}: `)).join('\n');
+        expect(at(4)).toMatch(/'webhok' does not exist in type 'TriggerNodeData'\. Did you mean to write 'webhook'\?/);
+        expect(at(5)).toMatch(/not assignable to type 'TriggerNodeData'[\s\S]*'number' is not assignable to type '\{ cron: string/);
+        expect(at(6)).toMatch(/'cronn' does not exist in type '\{ cron: string; timezone\?: string \| undefined; \}[^']*'\. Did you mean to write 'cron'\?/);
+        expect(at(7)).toMatch(/'subjet' does not exist in type 'OutputNodeData'\. Did you mean to write 'subject'\?/);
+        expect([...new Set(errors.map((e) => e.split(':')[0]))]).toEqual(['4', '5', '6', '7']);
+    });
 });

@@ -77,7 +77,7 @@ export const createAccountsService = (ctx: Context, options: AccountsOptions = {
 
         if (!signedInAt || now().getTime() - signedInAt.getTime() > RECENT_SIGN_IN_MS) {
             throw Boom.forbidden(
-                `This needs a sign-in from the last ${RECENT_SIGN_IN_MS / 60_000} minutes: log in again (POST /api/auth/login, or flowctl login) and retry, or give the account's password as 'password'`
+                `This needs a sign-in from the last ${RECENT_SIGN_IN_MS / 60_000} minutes: log in again (POST /api/auth/login) and retry, or give the account's password as 'password'`
             );
         }
     };

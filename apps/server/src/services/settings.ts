@@ -129,7 +129,7 @@ export const createSettingsService = (ctx: Context, now: () => Date): SettingsSe
             const apiKey = row.ai_api_key_enc === null ? null : open(row.ai_api_key_enc);
             if (row.ai_api_key_enc !== null && apiKey === null) {
                 throw new Error(
-                    'The AI API key in the account settings cannot be decrypted with this server’s ENCRYPTION_KEY: set it again with PUT /api/account/settings (flowctl settings ai set --api-key-stdin)'
+                    'The AI API key in the account settings cannot be decrypted with this server’s ENCRYPTION_KEY: set it again with PUT /api/account/settings'
                 );
             }
 

@@ -8,6 +8,7 @@ import { readProfile, updateProfile } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
 import { emit, green, note, table } from '../io.js';
 import { ask, canPrompt, readStdin } from '../prompt.js';
+import { flowctlCommand } from '../next-command.js';
 import { inline, message } from '../visible.js';
 import { examples } from './help.js';
 
@@ -54,7 +55,7 @@ const setUpPassword = async (ctx: Ctx, address: string, piped: string | undefine
             throw new CliError(
                 `signed in, but the account has no password yet (${why})`,
                 EXIT.usage,
-                'within 10 minutes: printf %s "$PASSWORD" | flowctl set-password --password-stdin (later: flowctl login is not possible; reset the password with flowctl reset-password)'
+                `within 10 minutes: printf %s "$PASSWORD" | ${flowctlCommand(ctx, 'set-password --password-stdin')} (later: logging in is not possible; reset the password with ${flowctlCommand(ctx, `reset-password --email ${address}`)})`
             );
         }));
     await setPassword(ctx, newPassword, false);
@@ -65,7 +66,7 @@ const setUpPassword = async (ctx: Ctx, address: string, piped: string | undefine
  * the server; the rest still work, including any made by a session that had ended before, or before the
  * server recorded which session made a token: listed, so the owner can revoke one they do not know.
  */
-const tokenLines = (change: PasswordChange): string[] => {
+const tokenLines = (ctx: Ctx, change: PasswordChange): string[] => {
     const lines: string[] = [];
     const revoked = change.revokedApiTokens;
     if (revoked.length > 0) {
@@ -77,7 +78,7 @@ const tokenLines = (change: PasswordChange): string[] => {
         lines.push(
             'API tokens still working:',
             ...table([['ID', 'NAME', 'CREATED', 'LAST USED', 'EXPIRES'], ...change.apiTokens.map((t) => [t.id, t.name, t.createdAt, t.lastUsedAt ?? '-', t.expiresAt ?? 'never'])]),
-            'revoke any you do not recognise: flowctl tokens revoke <id>'
+            `revoke any you do not recognise: ${flowctlCommand(ctx, 'tokens revoke <id>')}`
         );
     }
 
@@ -90,16 +91,16 @@ const setPassword = async (ctx: Ctx, newPassword: string, answer = true): Promis
     const change = await api.auth.setPassword({ newPassword }).catch(async (err: unknown) => {
         const { PermissionDeniedError } = await import('@flowctl/sdk');
         if (err instanceof PermissionDeniedError) {
-            throw new CliError(`the password was not set: ${message(err.message)}`, EXIT.auth, 'sign in again (flowctl login), then flowctl set-password');
+            throw new CliError(`the password was not set: ${message(err.message)}`, EXIT.auth, `sign in again (${flowctlCommand(ctx, 'login')}), then ${flowctlCommand(ctx, 'set-password')}`);
         }
 
         throw err;
     });
-    const done = `${green(ctx.io, '✓')} password set: flowctl login works with it; every other session is signed out`;
+    const done = `${green(ctx.io, '✓')} password set: ${flowctlCommand(ctx, 'login')} works with it; every other session is signed out`;
     if (answer) {
-        emit(ctx.io, { passwordSet: true, ...change }, () => [done, ...tokenLines(change)]);
+        emit(ctx.io, { passwordSet: true, ...change }, () => [done, ...tokenLines(ctx, change)]);
     } else {
-        for (const line of [done, ...tokenLines(change)]) {
+        for (const line of [done, ...tokenLines(ctx, change)]) {
             note(ctx.io, line);
         }
     }
@@ -128,7 +129,7 @@ export const register: Register = (program, ctx) => {
             updateProfile(c.profile, { apiUrl, email: address, ...(otherServer ? { accessToken: undefined, refreshToken: undefined } : {}) }, c.io.env);
             emit(c.io, { email: address, message: cliWording(answer.message) }, () => [
                 `${green(c.io, '✓')} registered ${address}: a six-digit code is on its way there`,
-                `next: flowctl verify --email ${address} --code <code>`
+                `next: ${flowctlCommand(c, `verify --email ${address} --code <code>`)}`
             ]);
         });
 
@@ -154,14 +155,14 @@ export const register: Register = (program, ctx) => {
                         throw new CliError(
                             `no new code was sent: one was asked for ${address} less than a minute ago`,
                             EXIT.failed,
-                            `try again in ${seconds} s (after ${at} UTC): flowctl verify --email ${address} --resend; or enter the code already sent: flowctl verify --email ${address} --code <code>`,
+                            `try again in ${seconds} s (after ${at} UTC): ${flowctlCommand(c, `verify --email ${address} --resend`)}; or enter the code already sent: ${flowctlCommand(c, `verify --email ${address} --code <code>`)}`,
                             { retryAfter: seconds }
                         );
                     }
 
                     throw err;
                 });
-                emit(c.io, { email: address, resent: true }, () => [`${green(c.io, '✓')} a new code is on its way to ${address}`, `next: flowctl verify --email ${address} --code <code>`]);
+                emit(c.io, { email: address, resent: true }, () => [`${green(c.io, '✓')} a new code is on its way to ${address}`, `next: ${flowctlCommand(c, `verify --email ${address} --code <code>`)}`]);
                 return;
             }
 
@@ -177,7 +178,7 @@ export const register: Register = (program, ctx) => {
             const pair = await api.auth.verifyEmail({ email: address, otp: code.trim() }).catch(async (err: unknown) => {
                 const { BadRequestError, AuthenticationError } = await import('@flowctl/sdk');
                 if (err instanceof BadRequestError || err instanceof AuthenticationError) {
-                    throw new CliError(`the code was not accepted: ${message((err as Error).message)}`, EXIT.failed, `check the latest e-mail, or get a new code: flowctl verify --email ${address} --resend`);
+                    throw new CliError(`the code was not accepted: ${message((err as Error).message)}`, EXIT.failed, `check the latest e-mail, or get a new code: ${flowctlCommand(c, `verify --email ${address} --resend`)}`);
                 }
 
                 throw err;
@@ -224,7 +225,7 @@ export const register: Register = (program, ctx) => {
                         throw new CliError(
                             `no reset code was sent: one was asked for ${address} less than a minute ago`,
                             EXIT.failed,
-                            `try again in ${err.retryAfter ?? 60} s, or enter the code already sent: flowctl reset-password --email ${address} --code <code>`,
+                            `try again in ${err.retryAfter ?? 60} s, or enter the code already sent: ${flowctlCommand(c, `reset-password --email ${address} --code <code>`)}`,
                             { retryAfter: err.retryAfter ?? 60 }
                         );
                     }
@@ -233,7 +234,7 @@ export const register: Register = (program, ctx) => {
                 });
                 const sent = `if ${address} has an account, a reset code is on its way`;
                 if (!canPrompt(c.io)) {
-                    emit(c.io, { email: address, codeSent: true }, () => [`${green(c.io, '✓')} ${sent}`, `next: flowctl reset-password --email ${address} --code <code>`]);
+                    emit(c.io, { email: address, codeSent: true }, () => [`${green(c.io, '✓')} ${sent}`, `next: ${flowctlCommand(c, `reset-password --email ${address} --code <code>`)}`]);
                     return;
                 }
 
@@ -250,14 +251,14 @@ export const register: Register = (program, ctx) => {
             await api.auth.resetPassword({ email: address, otp: code.trim(), newPassword }).catch(async (err: unknown) => {
                 const { BadRequestError } = await import('@flowctl/sdk');
                 if (err instanceof BadRequestError) {
-                    throw new CliError(`the password was not reset: ${message(err.message)}`, EXIT.failed, `check the latest reset e-mail, or get a new code: flowctl reset-password --email ${address}`);
+                    throw new CliError(`the password was not reset: ${message(err.message)}`, EXIT.failed, `check the latest reset e-mail, or get a new code: ${flowctlCommand(c, `reset-password --email ${address}`)}`);
                 }
 
                 throw err;
             });
             emit(c.io, { email: address, passwordReset: true }, () => [
                 `${green(c.io, '✓')} password reset for ${address}: every session of the account was signed out`,
-                `next: flowctl login --email ${address}`
+                `next: ${flowctlCommand(c, `login --email ${address}`)}`
             ]);
         });
 
@@ -278,16 +279,16 @@ export const register: Register = (program, ctx) => {
                     throw new CliError(
                         `${address} has no password yet: more than one sign-up of it was pending when it was verified`,
                         EXIT.auth,
-                        'within 10 minutes of verifying: flowctl set-password; otherwise reset it: POST /api/auth/forgot-password, then POST /api/auth/reset-password'
+                        `within 10 minutes of verifying: ${flowctlCommand(c, 'set-password')}; otherwise reset it: ${flowctlCommand(c, `reset-password --email ${address}`)}`
                     );
                 }
 
                 if (err instanceof PermissionDeniedError) {
-                    throw new CliError(`${address} is not verified yet`, EXIT.auth, `verify it: flowctl verify --email ${address} (a new code: add --resend)`);
+                    throw new CliError(`${address} is not verified yet`, EXIT.auth, `verify it: ${flowctlCommand(c, `verify --email ${address}`)} (a new code: add --resend)`);
                 }
 
                 if (err instanceof AuthenticationError) {
-                    throw new CliError(`wrong e-mail address or password for ${address}`, EXIT.auth, 'try again: flowctl login (no account yet? flowctl register)');
+                    throw new CliError(`wrong e-mail address or password for ${address}`, EXIT.auth, `try again: ${flowctlCommand(c, `login --email ${address}`)} (no account yet? ${flowctlCommand(c, 'register')})`);
                 }
 
                 throw err;

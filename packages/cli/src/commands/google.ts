@@ -3,6 +3,7 @@ import { client } from '../client.js';
 import type { Ctx, Register } from '../context.js';
 import { emit, green, note } from '../io.js';
 import { inline } from '../visible.js';
+import { flowctlCommand } from '../next-command.js';
 import { examples } from './help.js';
 
 /** Opens `url` in a browser when this looks like a desktop session; says so when it did. */
@@ -34,7 +35,7 @@ export const register: Register = (program, ctx) => {
             const c = ctx();
             const api = await client(c);
             const status = await api.integrations.google.status();
-            emit(c.io, status, () => (status.connected ? `${green(c.io, '✓')} linked to ${inline(String(status.email))}` : 'not linked: flowctl google connect'));
+            emit(c.io, status, () => (status.connected ? `${green(c.io, '✓')} linked to ${inline(String(status.email))}` : `not linked: ${flowctlCommand(c, 'google connect')}`));
         });
 
     google
@@ -49,7 +50,7 @@ export const register: Register = (program, ctx) => {
             const opened = opts.browser && (await openBrowser(c, url));
             emit(c.io, { url, opened }, () => url);
             if (!c.io.json) {
-                note(c.io, `${opened ? 'opened in your browser; if not, open' : 'open'} the URL above, grant access, then check: flowctl google status`);
+                note(c.io, `${opened ? 'opened in your browser; if not, open' : 'open'} the URL above, grant access, then check: ${flowctlCommand(c, 'google status')}`);
             }
         });
 

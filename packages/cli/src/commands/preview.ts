@@ -11,6 +11,7 @@ import { sendable } from '../sendable.js';
 import { plural } from '../plural.js';
 import { inline } from '../visible.js';
 import { nodeLine } from '../watch.js';
+import { flowctlCommand, shellWord } from '../next-command.js';
 import { examples } from './help.js';
 
 const BODY_INDENT = '  ';
@@ -50,14 +51,33 @@ export const emailLines = (io: Io, email: PreviewEmail): string[] => [
     ''
 ];
 
-/** "would send 4,995 of 10,000 rows; 5,005 filtered out" */
+/** The rows a DATA_SOURCE node of the preview read (its output is summarised: `{rows: {count, first}, count}`), or null when it read none. */
+const rowsRead = (node: Preview['nodes'][number]): number | null => {
+    const count = (node.output as { count?: unknown } | null)?.count;
+    return typeof count === 'number' ? count : null;
+};
+
+/**
+ * "would send 4,995 of 10,000 rows; 5,005 filtered out" for one source. With several, the rows of all
+ * sources added up are no list the e-mails are a part of (the staff are mailed about the contacts), so
+ * "2 of 7 rows" would be wrong: the e-mails are counted alone, and each source's rows beside them.
+ */
 export const countsLine = (preview: Preview): string => {
     const { totalRows, filteredOut, emailsToSend, suppressed } = preview.result;
+    const rest = `${n(filteredOut)} filtered out${suppressed > 0 ? `; ${n(suppressed)} suppressed` : ''}`;
+    const unknown = 'it depends on model replies the preview did not ask for';
+    const sources = preview.nodes.filter((node) => node.type === 'DATA_SOURCE');
+    if (sources.length > 1) {
+        const each = sources.map((node) => `${inline(node.nodeId)}: ${rowsRead(node) === null ? 'not read' : n(rowsRead(node) as number)}`).join(', ');
+        const send = emailsToSend === null ? `would send an unknown number of e-mails (${unknown})` : `would send ${plural(emailsToSend, 'e-mail')}`;
+        return `${send}; read ${plural(totalRows, 'row')} from ${sources.length} sources (${each}); ${rest}`;
+    }
+
     const send =
         emailsToSend === null
-            ? `would send an unknown number of e-mails for ${plural(totalRows, 'row')} (it depends on model replies the preview did not ask for)`
+            ? `would send an unknown number of e-mails for ${plural(totalRows, 'row')} (${unknown})`
             : `would send ${n(emailsToSend)} of ${plural(totalRows, 'row')}`;
-    return `${send}; ${n(filteredOut)} filtered out${suppressed > 0 ? `; ${n(suppressed)} suppressed` : ''}`;
+    return `${send}; ${rest}`;
 };
 
 const previewLines = (io: Io, preview: Preview, me: string | null): string[] => {
@@ -75,10 +95,10 @@ const previewLines = (io: Io, preview: Preview, me: string | null): string[] => 
 const target = async (c: Ctx, api: Flowctl, ref: string | undefined, file: string | undefined) => {
     if (file === undefined) {
         if (ref === undefined) {
-            throw usageError('name the workflow to preview, or give its YAML file with -f', 'flowctl preview "Newsletter" or flowctl preview -f newsletter.yaml');
+            throw usageError('name the workflow to preview, or give its YAML file with -f', `${flowctlCommand(c, 'preview "Newsletter"')} or ${flowctlCommand(c, 'preview -f newsletter.yaml')}`);
         }
 
-        return { workflow: await findWorkflow(api, ref), graph: undefined };
+        return { workflow: await findWorkflow(c, api, ref), graph: undefined };
     }
 
     const { loadWorkflows } = await import('../workflow-file.js');
@@ -88,9 +108,9 @@ const target = async (c: Ctx, api: Flowctl, ref: string | undefined, file: strin
     }
 
     // The preview runs on the server, for a workflow it has: the file's workflow, matched by name as apply does.
-    const workflow = await findWorkflow(api, ref ?? loaded.name).catch((err: unknown) => {
+    const workflow = await findWorkflow(c, api, ref ?? loaded.name).catch((err: unknown) => {
         throw err instanceof CliError && ref === undefined
-            ? new CliError(`no workflow is named '${inline(loaded.name)}' on the server yet: a preview runs on the server, for a workflow it has`, EXIT.failed, `create it first: flowctl apply -f ${file}`)
+            ? new CliError(`no workflow is named '${inline(loaded.name)}' on the server yet: a preview runs on the server, for a workflow it has`, EXIT.failed, `create it first: ${flowctlCommand(c, `apply -f ${shellWord(file)}`)}`)
             : err;
     });
     const { placeSources } = await import('../apply.js');

@@ -7,13 +7,14 @@ import { CliError, EXIT, usageError } from '../errors.js';
 import { emit, green, table } from '../io.js';
 import { findWorkflow } from '../resolve.js';
 import { inline } from '../visible.js';
+import { flowctlCommand, shellWord } from '../next-command.js';
 import { examples } from './help.js';
 
 /** A revision number from a flag: a whole number from 1, else a usage error naming the flag. */
-export const revisionNumber = (flag: string, value: string, ref: string): number => {
+export const revisionNumber = (ctx: Ctx, flag: string, value: string, ref: string): number => {
     const n = Number(value);
     if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
-        throw usageError(`${flag} '${value}' is not a revision number (1, 2, …)`, `see the revisions: flowctl workflows history ${ref}`);
+        throw usageError(`${flag} '${value}' is not a revision number (1, 2, …)`, `see the revisions: ${flowctlCommand(ctx, `workflows history ${shellWord(ref)}`)}`);
     }
 
     return n;
@@ -34,7 +35,7 @@ export const registerRevisions = (workflows: Command, ctx: () => Ctx): void => {
             }
 
             const api = await client(c);
-            const workflow = await findWorkflow(api, ref);
+            const workflow = await findWorkflow(c, api, ref);
             const { describeChange } = await import('../revision-changes.js');
             // One more than shown: the oldest shown is described against the one before it.
             const entries = [];
@@ -58,7 +59,7 @@ export const registerRevisions = (workflows: Command, ctx: () => Ctx): void => {
                     ['REVISION', 'CREATED', 'CHANGE'],
                     ...history.map((h) => [`${h.revision}${h.current ? ' (current)' : ''}`, h.createdAt, h.change])
                 ]),
-                `see one: flowctl workflows get ${workflow.id} --revision <n> -o yaml · go back: flowctl workflows rollback ${workflow.id} --to <n>`
+                `see one: ${flowctlCommand(c, `workflows get ${workflow.id} --revision <n> -o yaml`)} · go back: ${flowctlCommand(c, `workflows rollback ${workflow.id} --to <n>`)}`
             ]);
         });
 
@@ -70,9 +71,9 @@ export const registerRevisions = (workflows: Command, ctx: () => Ctx): void => {
         .addHelpText('after', examples('flowctl workflows rollback "Newsletter to subscribers over 30" --to 1'))
         .action(async (ref: string, opts: { to: string }) => {
             const c = ctx();
-            const to = revisionNumber('--to', opts.to, ref);
+            const to = revisionNumber(c, '--to', opts.to, ref);
             const api = await client(c);
-            const workflow = await findWorkflow(api, ref);
+            const workflow = await findWorkflow(c, api, ref);
             const target = await api.workflows.revisions.get(workflow.id, to);
             const { describeChange } = await import('../revision-changes.js');
             const change = describeChange(workflow, target);
@@ -81,7 +82,7 @@ export const registerRevisions = (workflows: Command, ctx: () => Ctx): void => {
             const changed = restored.revision !== workflow.revision;
             emit(c.io, { workflowId: restored.id, restoredFrom: to, revision: restored.revision, changed }, () =>
                 changed
-                    ? [`${green(c.io, '✓')} ${inline(restored.name)} (${restored.id}) is now as at revision ${to}, as revision ${restored.revision}: ${change}`, `new runs use it; see: flowctl workflows history ${restored.id}`]
+                    ? [`${green(c.io, '✓')} ${inline(restored.name)} (${restored.id}) is now as at revision ${to}, as revision ${restored.revision}: ${change}`, `new runs use it; see: ${flowctlCommand(c, `workflows history ${restored.id}`)}`]
                     : `nothing to do: ${inline(restored.name)} (${restored.id}) is already as at revision ${to} (revision ${restored.revision})`
             );
         });

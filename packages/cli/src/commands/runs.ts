@@ -2,11 +2,12 @@
 import type { Delivery, DeliveryStatus, RecentRun, Run, RunSummary } from '@flowctl/sdk';
 
 import { client } from '../client.js';
-import type { Register } from '../context.js';
+import type { Ctx, Register } from '../context.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { CliError, EXIT } from '../errors.js';
-import { bold, dim, emit, green, type Io, table } from '../io.js';
+import { bold, dim, emit, green, table } from '../io.js';
 import { findWorkflow, orNotFound } from '../resolve.js';
+import { flowctlCommand, shellWord } from '../next-command.js';
 import { inline, message } from '../visible.js';
 import { nodeLine, resultLine, resultNotes, watchRun } from '../watch.js';
 import { examples } from './help.js';
@@ -17,7 +18,17 @@ const triggerText = (trigger: RunSummary['trigger']): string => (trigger.schedul
 
 const DELIVERY_STATUSES = ['sent', 'failed', 'unknown', 'pending', 'suppressed'] as const;
 
-const runNotFound = (runId: string) => [`run '${runId}' not found`, 'see your recent runs: flowctl runs list'] as const;
+const runNotFound = (ctx: Ctx, runId: string) => [`run '${runId}' not found`, `see your recent runs: ${flowctlCommand(ctx, 'runs list')}`] as const;
+
+/**
+ * `lead` and the server's reason, naming the run once: the server's message names it too ("Run 'run_1'
+ * already ended SUCCESS: …"), which becomes "it" after the CLI's own lead-in.
+ */
+const refusal = (lead: string, runId: string, serverMessage: string): string => {
+    const text = message(serverMessage);
+    const prefix = `Run '${runId}' `;
+    return `${lead}: ${text.startsWith(prefix) ? `it ${text.slice(prefix.length)}` : text}`;
+};
 
 /** The first `limit` items of a paged list. */
 const firstOf = async <T>(list: AsyncIterable<T>, limit: number): Promise<T[]> => {
@@ -38,11 +49,11 @@ const recentTable = (runs: RecentRun[]): string[] =>
         ...runs.map((r) => [r.runId, r.workflowName, r.status, r.trigger, r.durationMs === null ? '-' : formatDuration(r.durationMs), r.emailsSent === null ? '-' : String(r.emailsSent), r.createdAt])
     ]);
 
-const runLines = (io: Io, run: Run): string[] => [
-    `${bold(io, inline(run.runId))} of ${inline(`${run.workflowId} revision ${run.revision}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
-    `${dim(io, inline(`enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`))}`,
-    ...run.nodes.map((node) => `  ${nodeLine(io, node)}`),
-    ...(run.completedAt ? [resultLine(run), ...resultNotes(run)] : [`watch it: flowctl runs watch ${run.runId}`])
+const runLines = (ctx: Ctx, run: Run): string[] => [
+    `${bold(ctx.io, inline(run.runId))} of ${inline(`${run.workflowId} revision ${run.revision}: ${run.status}${run.retryOf ? ` (a retry of ${run.retryOf})` : ''}`)}`,
+    `${dim(ctx.io, inline(`enqueued ${run.enqueuedAt}${run.startedAt ? ` · started ${run.startedAt}` : ''}${run.completedAt ? ` · completed ${run.completedAt}` : ''}`))}`,
+    ...run.nodes.map((node) => `  ${nodeLine(ctx.io, node)}`),
+    ...(run.completedAt ? [resultLine(run), ...resultNotes(run)] : [`watch it: ${flowctlCommand(ctx, `runs watch ${run.runId}`)}`])
 ];
 
 export const register: Register = (program, ctx) => {
@@ -58,14 +69,14 @@ export const register: Register = (program, ctx) => {
             const c = ctx();
             const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout);
             if (timeoutMs !== undefined && !opts.watch) {
-                throw new CliError('--timeout only applies with --watch', EXIT.usage, `flowctl run ${ref} --watch --timeout ${opts.timeout}`);
+                throw new CliError('--timeout only applies with --watch', EXIT.usage, flowctlCommand(c, `run ${shellWord(ref)} --watch --timeout ${opts.timeout}`));
             }
 
             const api = await client(c);
-            const workflow = await findWorkflow(api, ref);
+            const workflow = await findWorkflow(c, api, ref);
             const enqueued = await api.runs.enqueue(workflow.id, { idempotencyKey: opts.idempotencyKey ?? globalThis.crypto.randomUUID() });
             if (!opts.watch) {
-                emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId} of ${inline(workflow.name)}`, `watch it: flowctl runs watch ${enqueued.runId}`]);
+                emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId} of ${inline(workflow.name)}`, `watch it: ${flowctlCommand(c, `runs watch ${enqueued.runId}`)}`]);
                 return;
             }
 
@@ -95,16 +106,16 @@ export const register: Register = (program, ctx) => {
             const api = await client(c);
             if (ref === undefined) {
                 const recent = await firstOf(api.runs.recent({ limit: Math.min(limit, 500) }), limit);
-                emit(c.io, recent, () => (recent.length === 0 ? 'no runs yet: flowctl run <workflow> (see your workflows: flowctl workflows list)' : recentTable(recent)));
+                emit(c.io, recent, () => (recent.length === 0 ? `no runs yet: ${flowctlCommand(c, 'run <workflow>')} (see your workflows: ${flowctlCommand(c, 'workflows list')})` : recentTable(recent)));
                 return;
             }
 
-            const workflow = await findWorkflow(api, ref);
+            const workflow = await findWorkflow(c, api, ref);
             const found: RunSummary[] = await firstOf(api.runs.list(workflow.id, { limit: Math.min(limit, 500) }), limit);
 
             emit(c.io, found, () =>
                 found.length === 0
-                    ? `no runs of ${inline(workflow.name)} yet: flowctl run ${workflow.id}`
+                    ? `no runs of ${inline(workflow.name)} yet: ${flowctlCommand(c, `run ${workflow.id}`)}`
                     : table([['RUN', 'STATUS', 'REVISION', 'TRIGGER', 'CREATED'], ...found.map((r) => [r.runId, r.status, String(r.revision), triggerText(r.trigger), r.createdAt])])
             );
         });
@@ -116,8 +127,8 @@ export const register: Register = (program, ctx) => {
         .action(async (runId: string) => {
             const c = ctx();
             const api = await client(c);
-            const run = await orNotFound(api.runs.retrieve(runId), ...runNotFound(runId));
-            emit(c.io, run, () => runLines(c.io, run));
+            const run = await orNotFound(api.runs.retrieve(runId), ...runNotFound(c, runId));
+            emit(c.io, run, () => runLines(c, run));
         });
 
     runs.command('cancel')
@@ -128,9 +139,9 @@ export const register: Register = (program, ctx) => {
             const c = ctx();
             const api = await client(c);
             const sdk = await import('@flowctl/sdk');
-            const run = await orNotFound(api.runs.cancel(runId), ...runNotFound(runId)).catch((err: unknown) => {
+            const run = await orNotFound(api.runs.cancel(runId), ...runNotFound(c, runId)).catch((err: unknown) => {
                 if (err instanceof sdk.ConflictError) {
-                    throw new CliError(`run ${runId} has already ended: ${message(err.message)}`, EXIT.failed, `see how: flowctl runs get ${runId}`);
+                    throw new CliError(refusal(`run ${runId} cannot be cancelled`, runId, err.message), EXIT.failed, `see how it ended: ${flowctlCommand(c, `runs get ${runId}`)}`);
                 }
 
                 throw err;
@@ -149,15 +160,15 @@ export const register: Register = (program, ctx) => {
             const api = await client(c);
             const sdk = await import('@flowctl/sdk');
             const retry = api.runs.retry(runId, { idempotencyKey: globalThis.crypto.randomUUID(), ...(opts.latest ? { revision: 'latest' as const } : {}) });
-            const enqueued = await orNotFound(retry, ...runNotFound(runId)).catch((err: unknown) => {
+            const enqueued = await orNotFound(retry, ...runNotFound(c, runId)).catch((err: unknown) => {
                 if (err instanceof sdk.ConflictError) {
-                    throw new CliError(`run ${runId} cannot be retried: ${message(err.message)}`, EXIT.failed, `see why: flowctl runs get ${runId}`);
+                    throw new CliError(refusal(`run ${runId} cannot be retried`, runId, err.message), EXIT.failed, `see why: ${flowctlCommand(c, `runs get ${runId}`)}`);
                 }
 
                 throw err;
             });
             if (!opts.watch) {
-                emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId}, a retry of ${runId}`, `watch it: flowctl runs watch ${enqueued.runId}`]);
+                emit(c.io, enqueued, () => [`${green(c.io, '✓')} enqueued run ${enqueued.runId}, a retry of ${runId}`, `watch it: ${flowctlCommand(c, `runs watch ${enqueued.runId}`)}`]);
                 return;
             }
 
@@ -176,7 +187,7 @@ export const register: Register = (program, ctx) => {
         .action(async (runId: string, opts: { status?: string; limit?: string }) => {
             const c = ctx();
             if (opts.status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(opts.status)) {
-                throw new CliError(`--status '${opts.status}' is not one of ${DELIVERY_STATUSES.join(', ')}`, EXIT.usage, `e.g. flowctl runs deliveries ${runId} --status failed`);
+                throw new CliError(`--status '${opts.status}' is not one of ${DELIVERY_STATUSES.join(', ')}`, EXIT.usage, `e.g. ${flowctlCommand(c, `runs deliveries ${runId} --status failed`)}`);
             }
 
             const limit = opts.limit === undefined ? Number.POSITIVE_INFINITY : Number(opts.limit);
@@ -197,12 +208,12 @@ export const register: Register = (program, ctx) => {
                         }
                     }
                 })(),
-                ...runNotFound(runId)
+                ...runNotFound(c, runId)
             );
 
             emit(c.io, found, () => {
                 if (found.length === 0) {
-                    return status ? `no ${status} e-mails in run ${runId}` : `run ${runId} has no e-mails (yet): see its nodes with flowctl runs get ${runId}`;
+                    return status ? `no ${status} e-mails in run ${runId}` : `run ${runId} has no e-mails (yet): see its nodes with ${flowctlCommand(c, `runs get ${runId}`)}`;
                 }
 
                 const rows = found.map((d) => [d.nodeId, String(d.index), d.to ?? '-', d.status, String(d.attempts), d.at ?? '-', d.error ?? '']);
@@ -220,7 +231,7 @@ export const register: Register = (program, ctx) => {
             const c = ctx();
             const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout);
             const api = await client(c);
-            await orNotFound(api.runs.retrieve(runId), ...runNotFound(runId));
+            await orNotFound(api.runs.retrieve(runId), ...runNotFound(c, runId));
             await watchRun(c, api, runId, timeoutMs !== undefined ? { timeoutMs } : {});
         });
 };

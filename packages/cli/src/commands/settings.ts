@@ -1,22 +1,23 @@
 // settings, settings ai set.
 import { client } from '../client.js';
-import type { Register } from '../context.js';
+import type { Ctx, Register } from '../context.js';
 import { usageError } from '../errors.js';
 import type { Settings } from '@flowctl/sdk';
 
 import { emit, green, table } from '../io.js';
 import { readStdin } from '../prompt.js';
+import { flowctlCommand } from '../next-command.js';
 import { examples } from './help.js';
 
-const SET_KEY = 'printf %s "$OPENAI_API_KEY" | flowctl settings ai set --api-key-stdin';
+const setKey = (ctx: Ctx): string => `printf %s "$OPENAI_API_KEY" | ${flowctlCommand(ctx, 'settings ai set --api-key-stdin')}`;
 
 /** Whose key AI nodes use, in words: the server's own key is said, as its owner pays for those calls. */
-const keyLine = (ai: Settings['ai']): string => {
+const keyLine = (ctx: Ctx, ai: Settings['ai']): string => {
     if (ai.keyInUse === 'account') {
         return `yours${ai.apiKeyLast4 ? ` (…${ai.apiKeyLast4})` : ''}`;
     }
 
-    return ai.keyInUse === 'server' ? `the server's own (its OPENAI_API_KEY): you set none; set yours: ${SET_KEY}` : `none: AI nodes fail until you set one: ${SET_KEY}`;
+    return ai.keyInUse === 'server' ? `the server's own (its OPENAI_API_KEY): you set none; set yours: ${setKey(ctx)}` : `none: AI nodes fail until you set one: ${setKey(ctx)}`;
 };
 
 export const register: Register = (program, ctx) => {
@@ -34,7 +35,7 @@ export const register: Register = (program, ctx) => {
             const { ai } = current;
             emit(c.io, current, () =>
                 table([
-                    ['AI key', keyLine(ai)],
+                    ['AI key', keyLine(c, ai)],
                     ['AI model', ai.model ?? "the server's default"],
                     ['AI base URL', ai.baseUrl ?? "the server's default"],
                     ['AI concurrency', ai.concurrency === null ? "the server's AI_CONCURRENCY" : String(ai.concurrency)]

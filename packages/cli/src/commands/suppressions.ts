@@ -8,6 +8,7 @@ import { emit, green, note, table } from '../io.js';
 import { allOf, orNotFound } from '../resolve.js';
 import { type BadLine, MAX_LISTED, scanSuppressionFile } from '../suppression-file.js';
 import { inline } from '../visible.js';
+import { flowctlCommand } from '../next-command.js';
 import { examples } from './help.js';
 
 /** Addresses per request: the server takes at most 5,000. */
@@ -36,7 +37,7 @@ export const register: Register = (program, ctx) => {
             const all = await allOf(api.suppressions.list());
             emit(c.io, all, () =>
                 all.length === 0
-                    ? 'the suppression list is empty: flowctl suppressions add <email…>'
+                    ? `the suppression list is empty: ${flowctlCommand(c, 'suppressions add <email…>')}`
                     : table([['EMAIL', 'REASON', 'WORKFLOW', 'SINCE'], ...all.map((s) => [s.email, s.reason, s.workflowId ?? '-', s.createdAt])])
             );
         });
@@ -54,7 +55,7 @@ export const register: Register = (program, ctx) => {
                 return problem === null ? [] : [`  argument ${i + 1}: ${inline(email)}: ${problem}`];
             });
             if (bad.length > 0) {
-                throw usageError(`${bad.length} of ${emails.length} arguments are not e-mail addresses; none was added:\n${bad.join('\n')}`, 'e.g. flowctl suppressions add ada@example.com');
+                throw usageError(`${bad.length} of ${emails.length} arguments are not e-mail addresses; none was added:\n${bad.join('\n')}`, `e.g. ${flowctlCommand(c, 'suppressions add ada@example.com')}`);
             }
 
             const api = await client(c);
@@ -78,7 +79,7 @@ export const register: Register = (program, ctx) => {
         .action(async (email: string) => {
             const c = ctx();
             const api = await client(c);
-            await orNotFound(api.suppressions.remove(email), `${email} is not on the suppression list`, 'see the list: flowctl suppressions list');
+            await orNotFound(api.suppressions.remove(email), `${email} is not on the suppression list`, `see the list: ${flowctlCommand(c, 'suppressions list')}`);
             emit(c.io, { removed: true, email }, () => `${green(c.io, '✓')} removed ${inline(email)}`);
         });
 

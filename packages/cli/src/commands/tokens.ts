@@ -6,6 +6,7 @@ import { emit, green, note, table } from '../io.js';
 import { ask, canPrompt, readStdin } from '../prompt.js';
 import { allOf, orNotFound } from '../resolve.js';
 import { inline, message } from '../visible.js';
+import { flowctlCommand } from '../next-command.js';
 import { examples } from './help.js';
 
 // The server's rule: every token expires (POST /api/account/tokens).
@@ -41,7 +42,7 @@ export const register: Register = (program, ctx) => {
                 // A token outlives the session: the server wants a recent sign-in, or the password again.
                 if (!(err instanceof PermissionDeniedError) || !/last 10 minutes|password is wrong/.test(err.message) || !canPrompt(c.io) || password !== undefined) {
                     if (err instanceof PermissionDeniedError && /last 10 minutes|password is wrong/.test(err.message)) {
-                        throw new CliError(`the token was not created: ${message(err.message)}`, EXIT.auth, 'give your password: printf %s "$PASSWORD" | flowctl tokens create --name … --password-stdin, or flowctl login first');
+                        throw new CliError(`the token was not created: ${message(err.message)}`, EXIT.auth, `give your password: printf %s "$PASSWORD" | ${flowctlCommand(c, 'tokens create --name … --password-stdin')}, or ${flowctlCommand(c, 'login')} first`);
                     }
 
                     throw err;
@@ -52,7 +53,7 @@ export const register: Register = (program, ctx) => {
             });
             emit(c.io, created, () => created.token);
             if (!c.io.json) {
-                note(c.io, `${green(c.io, '✓')} token ${inline(created.id)} (${inline(created.name)}) created: copy it now, it is not shown again\n  use it: FLOWCTL_TOKEN=<token> flowctl whoami`);
+                note(c.io, `${green(c.io, '✓')} token ${inline(created.id)} (${inline(created.name)}) created: copy it now, it is not shown again\n  use it: FLOWCTL_TOKEN=<token> ${flowctlCommand(c, 'whoami')}`);
             }
         });
 
@@ -67,7 +68,7 @@ export const register: Register = (program, ctx) => {
             const all = await allOf(api.account.tokens.list());
             emit(c.io, all, () =>
                 all.length === 0
-                    ? 'no tokens: flowctl tokens create --name <what for>'
+                    ? `no tokens: ${flowctlCommand(c, 'tokens create --name <what for>')}`
                     : table([['ID', 'NAME', 'CREATED', 'LAST USED', 'EXPIRES'], ...all.map((t) => [t.id, t.name, t.createdAt, t.lastUsedAt ?? '-', t.expiresAt ?? 'never'])])
             );
         });
@@ -81,7 +82,7 @@ export const register: Register = (program, ctx) => {
         .action(async (tokenId: string) => {
             const c = ctx();
             const api = await client(c);
-            await orNotFound(api.account.tokens.revoke(tokenId), `token '${tokenId}' not found`, 'see your tokens: flowctl tokens list');
+            await orNotFound(api.account.tokens.revoke(tokenId), `token '${tokenId}' not found`, `see your tokens: ${flowctlCommand(c, 'tokens list')}`);
             emit(c.io, { revoked: true, id: tokenId }, () => `${green(c.io, '✓')} revoked ${tokenId}`);
         });
 };

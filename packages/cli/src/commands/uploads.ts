@@ -2,15 +2,16 @@
 import Fs from 'node:fs';
 
 import { client } from '../client.js';
-import type { Register } from '../context.js';
+import type { Ctx, Register } from '../context.js';
 import { usageError } from '../errors.js';
 import { emit, green, table } from '../io.js';
 import { allOf, orNotFound } from '../resolve.js';
 import { plural } from '../plural.js';
 import { inline } from '../visible.js';
+import { flowctlCommand } from '../next-command.js';
 import { examples } from './help.js';
 
-const notFound = (id: string) => [`upload '${id}' not found`, 'see your uploads: flowctl uploads list'] as const;
+const notFound = (ctx: Ctx, id: string) => [`upload '${id}' not found`, `see your uploads: ${flowctlCommand(ctx, 'uploads list')}`] as const;
 
 export const register: Register = (program, ctx) => {
     program
@@ -47,7 +48,7 @@ export const register: Register = (program, ctx) => {
             const all = await allOf(api.uploads.list());
             emit(c.io, all, () =>
                 all.length === 0
-                    ? 'no uploads yet: flowctl upload <file.csv>'
+                    ? `no uploads yet: ${flowctlCommand(c, 'upload <file.csv>')}`
                     : table([['ID', 'FILENAME', 'ROWS', 'CREATED'], ...all.map((u) => [u.uploadId, u.filename, String(u.rows), u.createdAt])])
             );
         });
@@ -60,7 +61,7 @@ export const register: Register = (program, ctx) => {
         .action(async (uploadId: string) => {
             const c = ctx();
             const api = await client(c);
-            const upload = await orNotFound(api.uploads.retrieve(uploadId), ...notFound(uploadId));
+            const upload = await orNotFound(api.uploads.retrieve(uploadId), ...notFound(c, uploadId));
             emit(c.io, upload, () => [inline(`${upload.uploadId}  ${upload.filename}`), inline(`${plural(upload.rows, 'row')} · ${plural(upload.sizeBytes, 'byte')} · created ${upload.createdAt}`), `columns: ${inline(upload.columns.join(', '))}`]);
         });
 
@@ -73,7 +74,7 @@ export const register: Register = (program, ctx) => {
         .action(async (uploadId: string) => {
             const c = ctx();
             const api = await client(c);
-            await orNotFound(api.uploads.delete(uploadId), ...notFound(uploadId));
+            await orNotFound(api.uploads.delete(uploadId), ...notFound(c, uploadId));
             emit(c.io, { deleted: true, uploadId }, () => `${green(c.io, '✓')} deleted ${uploadId}`);
         });
 };

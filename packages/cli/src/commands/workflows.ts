@@ -10,6 +10,7 @@ import { bold, dim, emit, green, table } from '../io.js';
 import { canPrompt } from '../prompt.js';
 import { allOf, findWorkflow } from '../resolve.js';
 import { sendable } from '../sendable.js';
+import { flowctlCommand } from '../next-command.js';
 import { inline } from '../visible.js';
 import { loadWorkflows } from '../workflow-file.js';
 import { examples } from './help.js';
@@ -94,7 +95,7 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
             emit(c.io, created.length === 1 ? created[0] : created, () =>
                 created.map(
                     (w) =>
-                        `${green(c.io, '✓')} created ${inline(w.name)} (${w.workflowId}) from ${w.file}\n${w.hookUrl ? `  hook URL (shown only now; keep it secret): ${w.hookUrl}\n` : ''}  next: flowctl run ${w.workflowId} --watch`
+                        `${green(c.io, '✓')} created ${inline(w.name)} (${w.workflowId}) from ${w.file}\n${w.hookUrl ? `  hook URL (shown only now; keep it secret): ${w.hookUrl}\n` : ''}  next: ${flowctlCommand(c, `run ${w.workflowId} --watch`)}`
                 )
             );
         });
@@ -110,7 +111,7 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
             const all = await allOf(api.workflows.list());
             emit(c.io, all, () =>
                 all.length === 0
-                    ? 'no workflows yet: flowctl apply -f <file.yaml>'
+                    ? `no workflows yet: ${flowctlCommand(c, 'apply -f <file.yaml>')}`
                     : table([['ID', 'NAME', 'NODES', 'NEXT RUN', 'CREATED'], ...all.map((w) => [w.id, w.name, String(w.graph.nodes.length), nextRun(w), w.createdAt])])
             );
         });
@@ -130,9 +131,9 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
         )
         .action(async (ref: string, opts: { revision?: string }, command: Command) => {
             const c = ctx();
-            const at = opts.revision === undefined ? undefined : revisionNumber('--revision', opts.revision, ref);
+            const at = opts.revision === undefined ? undefined : revisionNumber(c, '--revision', opts.revision, ref);
             const api = await client(c);
-            const current = await findWorkflow(api, ref);
+            const current = await findWorkflow(c, api, ref);
             const old = at === undefined || at === current.revision ? null : await api.workflows.revisions.get(current.id, at);
             // An earlier revision has its own name and graph; the webhook is not part of revisions.
             const workflow = old ? { ...current, name: old.name, graph: old.graph, revision: old.revision, updatedAt: old.createdAt } : current;
@@ -152,12 +153,12 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
                 ...(workflow.schedule && !old
                     ? [inline(`schedule ${workflow.schedule.cron} (${workflow.schedule.timezone}) · next run ${nextRun(workflow)} · ${workflow.schedule.skippedTicks} ticks skipped`)]
                     : []),
-                ...(workflow.webhook && !old ? [`hook ${workflow.paused ? 'paused' : 'on'} (a new URL: flowctl workflows rotate-hook ${workflow.id})`] : []),
+                ...(workflow.webhook && !old ? [`hook ${workflow.paused ? 'paused' : 'on'} (a new URL: ${flowctlCommand(c, `workflows rotate-hook ${workflow.id}`)})`] : []),
                 ...table(workflow.graph.nodes.map((node) => {
                     const upstream = workflow.graph.edges.filter((e) => e.target === node.id).map((e) => e.source);
                     return [`  ${node.id}`, node.type, upstream.length ? `after ${upstream.join(', ')}` : ''];
                 })),
-                `run it: flowctl run ${workflow.id} --watch`
+                `run it: ${flowctlCommand(c, `run ${workflow.id} --watch`)}`
             ]);
         });
 
@@ -173,11 +174,11 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
             .action(async (ref: string) => {
                 const c = ctx();
                 const api = await client(c);
-                const workflow = await findWorkflow(api, ref);
+                const workflow = await findWorkflow(c, api, ref);
                 const changed = paused ? await api.workflows.pause(workflow.id) : await api.workflows.resume(workflow.id);
                 emit(c.io, changed, () =>
                     paused
-                        ? `${green(c.io, '✓')} paused ${inline(changed.name)} (${changed.id}): no run starts by itself until: flowctl workflows resume ${changed.id}`
+                        ? `${green(c.io, '✓')} paused ${inline(changed.name)} (${changed.id}): no run starts by itself until: ${flowctlCommand(c, `workflows resume ${changed.id}`)}`
                         : `${green(c.io, '✓')} resumed ${inline(changed.name)} (${changed.id})${changed.schedule?.nextRunAt ? `: next run ${changed.schedule.nextRunAt}` : ''}`
                 );
             });
@@ -191,7 +192,7 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
         .action(async (ref: string) => {
             const c = ctx();
             const api = await client(c);
-            const workflow = await findWorkflow(api, ref);
+            const workflow = await findWorkflow(c, api, ref);
             const rotated = await api.workflows.rotateHook(workflow.id);
             emit(c.io, { workflowId: workflow.id, ...rotated }, () => `${green(c.io, '✓')} new hook URL for ${inline(workflow.name)} (shown only now; keep it secret):\n  ${rotated.hookUrl}`);
         });
@@ -208,10 +209,10 @@ ${examples('flowctl apply -f examples/workflows/', 'flowctl apply -f examples/wo
         .action(async (ref: string, opts: { yes?: boolean }) => {
             const c = ctx();
             const api = await client(c);
-            const workflow = await findWorkflow(api, ref);
+            const workflow = await findWorkflow(c, api, ref);
             if (!opts.yes) {
                 if (!canPrompt(c.io)) {
-                    throw usageError(`deleting '${inline(workflow.name)}' removes it and all its runs: confirm with --yes`, `flowctl workflows rm ${workflow.id} --yes`);
+                    throw usageError(`deleting '${inline(workflow.name)}' removes it and all its runs: confirm with --yes`, flowctlCommand(c, `workflows rm ${workflow.id} --yes`));
                 }
 
                 const { confirm } = await import('@inquirer/prompts');

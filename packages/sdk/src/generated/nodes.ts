@@ -2,7 +2,7 @@
 // edit: a test fails when this file differs from what the engine checks.
 
 export type TriggerNodeData =
-    | Record<never, never>
+    | { schedule?: never; webhook?: never }
     | { schedule: { cron: string; timezone?: string }; webhook?: boolean }
     | { schedule?: { cron: string; timezone?: string }; webhook: boolean };
 
@@ -37,7 +37,9 @@ export type GraphNodeInput =
     | { id: string; type: 'DATA_SOURCE'; data: DataSourceNodeData }
     | { id: string; type: 'AI'; data: AiNodeData }
     | { id: string; type: 'FILTER'; data: FilterNodeData }
-    | { id: string; type: 'OUTPUT'; data: OutputNodeData };
+    | { id: string; type: 'OUTPUT'; data: OutputNodeData }
+    /** Not a node: keeps TypeScript naming a typo in the node's own data type (see scripts/node-types.mjs). */
+    | { id: string; type: never; data: Record<never, never> };
 
 /** A graph as sent to the server (create, update, preview). */
 export interface GraphInput {
