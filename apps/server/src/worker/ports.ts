@@ -120,6 +120,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const sent = new Map<string, number>();
     /** Elements an earlier attempt already sent again after an unanswered copy (journalKey). */
     const resentBefore = new Set<string>();
+    /** Why each element an earlier attempt recorded FAILED failed (journalKey). */
+    const failedBefore = new Map<string, string>();
     let resends = 0;
     const log = new DeliveryLog(
         (outcomes, intents) =>
@@ -178,9 +180,13 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     /** What earlier attempts did with each element of a node, with their notes if they are here. */
     const earlierFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
         const earlier = new Map<number, Earlier>();
-        for (const [index, { status, attempt, resent }] of await deliveryStates(env.db, run.id, nodeId)) {
+        for (const [index, { status, attempt, resent, error }] of await deliveryStates(env.db, run.id, nodeId)) {
             if (resent) {
                 resentBefore.add(journalKey(nodeId, index));
+            }
+
+            if (status === 'FAILED') {
+                failedBefore.set(journalKey(nodeId, index), error ?? 'refused by the mail server');
             }
 
             if (status !== 'SENDING') {
@@ -384,6 +390,17 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             if (earlier === 'SENT') {
                 count(key.nodeId);
                 return;
+            }
+
+            // Refused (or given up) in an earlier attempt of this run: an e-mail is sent at most once per
+            // run, so it fails again with the reason recorded, unsent; a retry of the run sends it.
+            if (earlier === 'FAILED') {
+                // Refused after a copy whose answer was never read: that copy may have arrived (see below).
+                if (resentBefore.has(journalKey(key.nodeId, key.index))) {
+                    return 'unknown';
+                }
+
+                throw new Error(failedBefore.get(journalKey(key.nodeId, key.index)) ?? 'refused by the mail server');
             }
 
             if (earlier === 'ACCEPTED') {
