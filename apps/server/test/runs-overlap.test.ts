@@ -142,11 +142,15 @@ describe('runs: a drain that outlives its lease in its own process', { timeout: 
             await new Promise((resolve) => setTimeout(resolve, 5));
         }
 
+        const before = (await t.app.ctx.db.one<{ takeovers: number }>('SELECT takeovers FROM runs WHERE id = $1', [runId]))!.takeovers;
         holdEventLoop(LEASE_MS * 1.5);
         const second = drainWorkflow(secondDrain(t), workflowId, { attrs: {} } as Job);
         t.smtp.refuseRecipients(refusal, 20);
         const run = await api.waitFor(runId, undefined, 60_000);
         await second;
+
+        // The new drain finished the run (resumed once), the old one's refusals recorded before it did.
+        expect((await t.app.ctx.db.one<{ takeovers: number }>('SELECT takeovers FROM runs WHERE id = $1', [runId]))!.takeovers).toBe(before + 1);
 
         expect(run.status).toBe('FAILED');
         expect(run.error).toMatch(new RegExp(`^node 'send' failed: ${ROWS} of ${ROWS} e-mails failed: #0: the mail transport rejected it: .*5\\.7\\.1 delivery not authorized`));
