@@ -28,6 +28,13 @@ export interface SmtpSink {
      * chooses the code and text (`{code: 550, message: '5.1.1 user unknown'}`, a 450 to try later).
      */
     reject(address: string, reply?: { code: number; message: string }): void;
+    /**
+     * Refuses every recipient at RCPT with `reply` (null: stop), after `afterMs`, as a relay that
+     * takes its time to say no: every e-mail of a run fails, one at a time.
+     */
+    refuseRecipients(reply: { code: number; message: string } | null, afterMs?: number): void;
+    /** RCPT TO commands received per address (lower case), whatever the answer. */
+    readonly rcpts: ReadonlyMap<string, number>;
     /** Answers RCPT TO for this address with `code` (450: mailbox busy) until `undefer`; others pass. */
     defer(address: string, code?: number): void;
     undefer(address: string): void;
@@ -94,6 +101,8 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     let refusedAll = 0;
     let refusingText: string | undefined;
     let mailFroms = 0;
+    let refusingRecipients: { reply: { code: number; message: string }; afterMs: number } | null = null;
+    const rcpts = new Map<string, number>();
     const heloNames: string[] = [];
     let waiting = 0;
     let peakWaiting = 0;
@@ -124,12 +133,20 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
             callback(refusal());
         },
         onRcptTo(address, _session, callback) {
+            const lower = address.address.toLowerCase();
+            rcpts.set(lower, (rcpts.get(lower) ?? 0) + 1);
             const refusedNow = refusal();
             if (refusedNow) {
                 return callback(refusedNow);
             }
 
-            const rejection = rejected.get(address.address.toLowerCase());
+            if (refusingRecipients !== null) {
+                const { reply, afterMs } = refusingRecipients;
+                setTimeout(() => callback(refuse(reply.message, reply.code)), afterMs);
+                return;
+            }
+
+            const rejection = rejected.get(lower);
             if (rejection) {
                 return callback(refuse(rejection.message, rejection.code));
             }
@@ -232,6 +249,10 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
         reject: (address, reply = { code: 550, message: 'mailbox unavailable' }) => {
             rejected.set(address.toLowerCase(), reply);
         },
+        refuseRecipients(reply, afterMs = 0) {
+            refusingRecipients = reply === null ? null : { reply, afterMs };
+        },
+        rcpts,
         defer: (address, code = 450) => deferred.set(address.toLowerCase(), code),
         undefer: (address) => deferred.delete(address.toLowerCase()),
         get deferrals() {

@@ -4,9 +4,15 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 
 import { DRAIN_WAKE, JOB_CHANNEL } from '../store/queue.js';
+import { ActiveDrains } from './active-drains.js';
 import { DrainWakes } from './drain-wakes.js';
 
-export type StopReason = 'cancel' | 'shutdown' | 'lease-lost' | 'stalled';
+/**
+ * Why a run's execution stops. `superseded`: a newer drain of this process took its workflow's lease
+ * (this one's had expired); it starts no e-mail, lets those under way get their answers, and returns
+ * the run to the newer drain, which waits for that (active-drains.ts).
+ */
+export type StopReason = 'cancel' | 'shutdown' | 'lease-lost' | 'stalled' | 'superseded';
 
 /**
  * How the API side reaches the workers. Jobs are rows in agenda_jobs; announcing one wakes a worker
@@ -25,6 +31,8 @@ export interface RunQueue {
     readonly wakes: DrainWakes;
     /** Runs executing in this process, so a cancel or a shutdown reaches them at once. */
     readonly local: Map<string, (reason: StopReason) => void>;
+    /** Drains of this process by workflow: a new one stops the one it replaces and waits for it. */
+    readonly drains: ActiveDrains;
     /**
      * Set by this process's worker while drain jobs wait and none of its free slots takes them (a
      * stuck job queue), so /readyz can say so. Null when the worker works, or there is none here.
@@ -123,6 +131,7 @@ export const createRunQueue = (options: { embedded: boolean; pool: pg.Pool; log:
         channel,
         wakes,
         local: new Map(),
+        drains: new ActiveDrains(),
         stuck: null,
         announce(jobId, jobName) {
             if (channel.state !== 'connected') {

@@ -39,17 +39,19 @@ export interface DeliveryState {
     attempt: string | null;
     /** A copy went out again after one whose answer was never read: the element may have arrived. */
     resent: boolean;
+    /** Why it failed (FAILED), as the run's OUTPUT node said. */
+    error: string | null;
 }
 
 /** What earlier attempts of the run left per element of one node. */
 export const deliveryStates = async (db: Queryable, runId: string, nodeId: string): Promise<Map<number, DeliveryState>> => {
-    const rows = await prepared<{ element_index: number; status: DeliveryStatus; attempt: string | null; resent: boolean }>(
+    const rows = await prepared<{ element_index: number; status: DeliveryStatus; attempt: string | null; resent: boolean; error: string | null }>(
         db,
-        'flowctl_deliveries_states',
-        'SELECT element_index, status, attempt, resent FROM deliveries WHERE run_id = $1 AND node_id = $2',
+        'flowctl_deliveries_states_v2',
+        'SELECT element_index, status, attempt, resent, error FROM deliveries WHERE run_id = $1 AND node_id = $2',
         [runId, nodeId]
     );
-    return new Map(rows.map((row) => [row.element_index, { status: row.status, attempt: row.attempt, resent: row.resent }]));
+    return new Map(rows.map((row) => [row.element_index, { status: row.status, attempt: row.attempt, resent: row.resent, error: row.error }]));
 };
 
 /**

@@ -106,9 +106,25 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
     const hold = new SlotHold(env.slots, lease.accountId);
     const waitOn = <T>(wait: () => Promise<T>) => hold.waitOn(wait);
     let lost = false;
+    // An older drain of this workflow still executing here lost the lease (it expired while this
+    // process was held up): it stops now, and nothing is claimed until it has, so that the run it
+    // was executing is resumed from its records complete, never beside it (queue/active-drains.ts).
+    const turn = env.queue.drains.enter(workflowId, () => {
+        if (current) {
+            env.queue.local.get(current)?.('superseded');
+        }
+
+        lease.markLost();
+    });
     try {
+        if (turn.previous) {
+            env.log.warn({ workflowId }, 'an older drain of the workflow lost its lease and is still executing here: waiting for it to stop');
+            await turn.previous;
+        }
+
         await hold.take();
-        let run: ClaimedRunRow | null = await claimNextRun(env.db, workflowId, lease.token);
+        // Stopping or superseded meanwhile (the wait above can be long): claim nothing.
+        let run: ClaimedRunRow | null = env.stopping || lease.lost.aborted ? null : await claimNextRun(env.db, workflowId, lease.token);
         for (;;) {
             if (env.stopping || lease.lost.aborted) {
                 break;
@@ -200,6 +216,7 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
 
         env.log.error({ err, workflowId }, 'drain interrupted');
     } finally {
+        turn.leave();
         hold.close();
         waker.close();
         clearInterval(heartbeat);

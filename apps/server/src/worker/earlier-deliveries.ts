@@ -15,9 +15,14 @@ export type Earlier = 'SENT' | 'FAILED' | 'SUPPRESSED' | 'ACCEPTED' | 'UNSENT' |
  * What earlier attempts at the run (and, for a retry that executes the graph again, the other runs of
  * its chain) did with each element of a node, read once per node from their records and this
  * machine's delivery notes. Elements an earlier attempt sent again after an unanswered copy are added
- * to `resentBefore`.
+ * to `resentBefore`; those it recorded FAILED to `failedBefore`, with why.
  */
-export const earlierDeliveries = (env: PortsEnv, run: PortsRun, resentBefore: Set<string>): ((nodeId: string) => Promise<Map<number, Earlier>>) => {
+export const earlierDeliveries = (
+    env: PortsEnv,
+    run: PortsRun,
+    resentBefore: Set<string>,
+    failedBefore: Map<string, string>
+): ((nodeId: string) => Promise<Map<number, Earlier>>) => {
     const states = new Map<string, Promise<Map<number, Earlier>>>();
     const notes = new Map<string, JournalEntries | null>();
     const notesOf = (attempt: string | null): JournalEntries | null => {
@@ -35,9 +40,13 @@ export const earlierDeliveries = (env: PortsEnv, run: PortsRun, resentBefore: Se
     /** What earlier attempts did with each element of a node, with their notes if they are here. */
     const earlierFor = async (nodeId: string): Promise<Map<number, Earlier>> => {
         const earlier = new Map<number, Earlier>();
-        for (const [index, { status, attempt, resent }] of await deliveryStates(env.db, run.id, nodeId)) {
+        for (const [index, { status, attempt, resent, error }] of await deliveryStates(env.db, run.id, nodeId)) {
             if (resent) {
                 resentBefore.add(journalKey(nodeId, index));
+            }
+
+            if (status === 'FAILED') {
+                failedBefore.set(journalKey(nodeId, index), error ?? 'refused by the mail server');
             }
 
             if (status !== 'SENDING') {

@@ -213,7 +213,9 @@ export const runOne = async (
                 writer.freeze();
             }
 
-            if (why !== 'shutdown') {
+            // Superseded, e-mails under way get their answers (outcomes are written whoever holds the
+            // lease): the drain taking over waits for them, and would otherwise send them again.
+            if (why !== 'shutdown' && why !== 'superseded') {
                 sends.abort();
             }
 
@@ -229,6 +231,8 @@ export const runOne = async (
     const watchdog = new Watchdog(env.noProgressMs, (idleMs) => {
         log.error({ idleMs }, 'run stalled: no progress while holding the lease');
         stop('stalled');
+        // Stopping already (handed back, superseded), its e-mails under way were let finish: not any more.
+        sends.abort();
         stalled(new Error(`the run made no progress for ${Math.round(idleMs / 1000)} s (no e-mail answered, no node finished), so it was stopped`));
     });
 
@@ -323,8 +327,8 @@ export const runOne = async (
             resume,
             hooks: {
                 onNodeChange(state) {
-                    if (reason === 'lease-lost') {
-                        throw lease.lost.reason;
+                    if (reason === 'lease-lost' || reason === 'superseded') {
+                        throw lease.lost.reason ?? new LeaseLost(run.workflow_id);
                     }
 
                     if (LOADING.has(state.type)) {
@@ -346,10 +350,10 @@ export const runOne = async (
             return endUnexecuted(env, run, lease, 'FAILED', (err as Error).message, (err as Error).message);
         }
 
-        if (reason === 'lease-lost') {
+        if (reason === 'lease-lost' || reason === 'superseded') {
             await writer.settle();
             noteInterruption(env.interruptions, run.id, cause ?? lease.lost.reason ?? new LeaseLost(run.workflow_id));
-            log.warn('lease lost during the run: another worker continues it');
+            log.warn(reason === 'superseded' ? 'lease lost during the run: a newer drain of this process continues it' : 'lease lost during the run: another worker continues it');
             return 'lost';
         }
 
@@ -369,10 +373,13 @@ export const runOne = async (
         await ports.settle().catch(() => {});
         journal.close();
         lease.lost.removeEventListener('abort', onLost);
-        env.queue.local.delete(run.id);
+        // Only this execution's entry: the run may be another drain's by now.
+        if (env.queue.local.get(run.id) === stop) {
+            env.queue.local.delete(run.id);
+        }
     }
 
-    if (reason === 'lease-lost') {
+    if (reason === 'lease-lost' || reason === 'superseded') {
         await writer.settle();
         noteInterruption(env.interruptions, run.id, cause ?? lease.lost.reason ?? new LeaseLost(run.workflow_id));
         return 'lost';

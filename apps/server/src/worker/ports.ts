@@ -91,6 +91,8 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
     const sent = new Map<string, number>();
     /** Elements an earlier attempt already sent again after an unanswered copy (journalKey). */
     const resentBefore = new Set<string>();
+    /** Why each element an earlier attempt recorded FAILED failed (journalKey). */
+    const failedBefore = new Map<string, string>();
     let resends = 0;
     const log = new DeliveryLog(
         (outcomes, intents) =>
@@ -102,7 +104,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
         run.workflowId
     );
     const ai = createAiPorts(env, run);
-    const statesFor = earlierDeliveries(env, run, resentBefore);
+    const statesFor = earlierDeliveries(env, run, resentBefore, failedBefore);
 
     const consent = env.deps.consent;
     /** Elements an earlier attempt recorded SUPPRESSED (journalKey): left out again, not recorded nor counted twice. */
@@ -191,6 +193,17 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             if (earlier === 'SENT') {
                 count(key.nodeId);
                 return;
+            }
+
+            // Refused (or given up) in an earlier attempt of this run: an e-mail is sent at most once per
+            // run, so it fails again with the reason recorded, unsent; a retry of the run sends it.
+            if (earlier === 'FAILED') {
+                // Refused after a copy whose answer was never read: that copy may have arrived (see below).
+                if (resentBefore.has(journalKey(key.nodeId, key.index))) {
+                    return 'unknown';
+                }
+
+                throw new Error(failedBefore.get(journalKey(key.nodeId, key.index)) ?? 'refused by the mail server');
             }
 
             if (earlier === 'ACCEPTED') {

@@ -1,0 +1,32 @@
+/**
+ * The drains of this process by workflow. A drain whose lease expired while its process was held up
+ * (an event loop frozen past the lease; Agenda then cancels its job and hands its place out) is still
+ * executing when a new drain of the same workflow may take the lease here. The new one stops it and
+ * waits until it has stopped before it claims a run: the old one's e-mails under way are then
+ * recorded with their answers, not read as of unknown outcome and sent again (drain.ts).
+ */
+export class ActiveDrains {
+    private readonly drains = new Map<string, { stop(): void; stopped: Promise<void> }>();
+
+    /**
+     * Registers the drain that has just taken `workflowId`'s lease; `stop` is how a later one stops it.
+     * `previous` resolves once the drain it replaces has stopped (null: none here). Call `leave` when done.
+     */
+    enter(workflowId: string, stop: () => void): { previous: Promise<void> | null; leave(): void } {
+        const previous = this.drains.get(workflowId);
+        let stopped!: () => void;
+        const entry = { stop, stopped: new Promise<void>((resolve) => (stopped = resolve)) };
+        this.drains.set(workflowId, entry);
+        previous?.stop();
+        return {
+            previous: previous?.stopped ?? null,
+            leave: () => {
+                if (this.drains.get(workflowId) === entry) {
+                    this.drains.delete(workflowId);
+                }
+
+                stopped();
+            }
+        };
+    }
+}
