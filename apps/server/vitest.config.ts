@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+import { SlowFirst } from '../../.ci/slow-first.js';
+
 // Every API suite runs on embedded PGlite; with TEST_DATABASE_URL it runs again on real PostgreSQL.
 const stores = process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
 
@@ -9,6 +11,8 @@ export default defineConfig({
         // relay, the database), so more files at once than cores: vitest's default, one fewer than the
         // cores, ran one file at a time on a 2-core CI machine. VITEST_MAX_WORKERS overrides it.
         maxWorkers: 4,
+        // The files that took longest in CI first (.ci/slow-first.ts), so that none starts last.
+        sequence: { sequencer: SlowFirst },
         projects: stores.map((store) => ({
             extends: true,
             test: {

@@ -1,5 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+import { SlowFirst } from '../../.ci/slow-first.js';
+
 // The SDK is tested against a real server (apps/server, from source) on embedded PGlite; with
 // TEST_DATABASE_URL, again on real PostgreSQL. The server's global setup prepares the template store.
 const stores = process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
@@ -9,6 +11,8 @@ export default defineConfig({
         // Its suites mostly wait on the server they start; vitest's default (cores - 1) ran one file at a
         // time on a 2-core CI machine. VITEST_MAX_WORKERS overrides it.
         maxWorkers: 2,
+        // The files that took longest in CI first (.ci/slow-first.ts), so that none starts last.
+        sequence: { sequencer: SlowFirst },
         projects: stores.map((store) => ({
             extends: true,
             test: {

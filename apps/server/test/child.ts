@@ -43,7 +43,8 @@ export const startChild = async (
     testStore: TestStore,
     smtpUrl: string,
     extraEnv: NodeJS.ProcessEnv = {},
-    node = process.execPath
+    node = process.execPath,
+    startMs = 60_000
 ): Promise<Child> => {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {
@@ -75,9 +76,12 @@ export const startChild = async (
     }
 
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + startMs;
     for (;;) {
         if (child.exitCode !== null || Date.now() > deadline) {
+            // A child still starting is stopped before the test hears of it: the test never gets it to
+            // close, and left running it would write into the store the test then removes (ENOTEMPTY).
+            await stopChild({ url: null, process: child, output, exited }, 'SIGKILL');
             throw new Error(`the server did not start:\n${output.join('')}`);
         }
 

@@ -150,3 +150,17 @@ export const workflowDir = (files: Record<string, string>): string => {
 
     return dir;
 };
+
+/** A workflow whose every e-mail fails: `to` is a name, not an address. */
+export const failingWorkflow = `name: Bad addresses
+graph:
+  nodes:
+    - { id: start, type: TRIGGER, data: {} }
+    - { id: contacts, type: DATA_SOURCE, data: { file: ./contacts.csv } }
+    - id: send
+      type: OUTPUT
+      data: { forEach: "{{contacts.rows}}", to: "{{item.name}}", subject: Hi, body: Hello }
+  edges:
+    - { source: start, target: contacts }
+    - { source: contacts, target: send }
+`;
