@@ -6,6 +6,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-lim
 
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
+import type { HookOwner } from '../services/hooks.js';
 import { findAccountById } from '../store/accounts.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { type Consumed, createWindowCounter } from './window-counter.js';
@@ -155,6 +156,7 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
 
     const perIp = counter('ip', ctx.config.rateLimit.perIp);
     const perAccount = counter('acct', ctx.config.rateLimit.perAccount);
+    const perHook = counter('hook', ctx.config.rateLimit.perHook);
     const perAuth = Object.fromEntries(
         Object.entries(authLimits(ctx.config.rateLimit)).map(([bucket, limits]) => [
             bucket,
@@ -200,8 +202,13 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
     });
 
     server.ext('onPostAuth', async (request, h) => {
+        // A hook's holder is not its account's owner: its requests count against the hook alone, so
+        // that whoever has (or leaked) the URL cannot spend the account's API budget and lock it out.
+        const hook = (request.auth.credentials?.app as { hook?: HookOwner } | undefined)?.hook;
         const accountId = request.auth.credentials?.user?.accountId;
-        if (accountId && !exempt(request)) {
+        if (hook) {
+            await take(request, perHook, hook.hookHash, 'requests to this hook');
+        } else if (accountId && !exempt(request)) {
             await take(request, perAccount, accountId, 'requests for this account');
         }
 

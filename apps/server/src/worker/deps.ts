@@ -20,6 +20,7 @@ export const runDeps = (ctx: Context, services: Services): RunDeps => ({
     },
     readDriveRows: (accountId, fileId, sheet) => services.google.readDriveRows(accountId, fileId, sheet),
     sweepOrphanUploads: () => services.uploads.sweepOrphanBlobs(),
+    forgetUnusedHookUploads: () => services.uploads.forgetUnusedHookUploads(),
     consent: services.suppressions.consent,
     aiSettings: async (accountId) => mergeAiSettings(await services.accounts.getAiSettings(accountId), ctx.config.ai, ctx.config.allowPrivateNetwork)
 });

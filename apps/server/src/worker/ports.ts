@@ -33,6 +33,8 @@ export interface RunDeps {
     aiSettings(accountId: string): Promise<AiEndpoint>;
     /** Removes upload bytes that no upload owns (an upload that failed half-way); how many went. */
     sweepOrphanUploads(): Promise<number>;
+    /** Deletes the uploads of hook requests that no run names any more (after deleteExpiredRuns). */
+    forgetUnusedHookUploads(): Promise<number>;
     /** Recipients' consent: the suppression list, unsubscribe links, VERP senders (services/suppressions.ts). */
     consent?: RunConsent;
 }

@@ -22,6 +22,7 @@ import { sql as schedules } from './024-schedules.js';
 import { sql as revisions } from './027-revisions.js';
 import { sql as uploadSha256 } from './030-upload-sha256.js';
 import { sql as runsAccountRecent } from './031-runs-account-recent.js';
+import { sql as hookUploads } from './036-hook-uploads.js';
 
 export interface Migration {
     id: number;
@@ -52,5 +53,6 @@ export const migrations: Migration[] = [
     { id: 24, name: '024-schedules', sql: schedules },
     { id: 27, name: '027-revisions', sql: revisions },
     { id: 30, name: '030-upload-sha256', sql: uploadSha256 },
-    { id: 31, name: '031-runs-account-recent', sql: runsAccountRecent }
+    { id: 31, name: '031-runs-account-recent', sql: runsAccountRecent },
+    { id: 36, name: '036-hook-uploads', sql: hookUploads }
 ];
