@@ -269,6 +269,8 @@ export async function* jsonRowBatches(bytes: Buffer): AsyncGenerator<unknown[]> 
         const code = text.charCodeAt(at);
         closed = code === CLOSE_BRACKET;
         if (!closed && code !== COMMA) {
+            // A row that is itself invalid (`{"a": ]`) is the better answer: parseBatch names it.
+            parseBatch(text, spans, first);
             throw invalid(at, at >= text.length ? 'it ends before the array of rows is closed' : `expected ',' or ']' after rows[${index - 1}]`);
         }
 
