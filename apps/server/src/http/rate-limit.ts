@@ -7,8 +7,10 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-lim
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import type { HookOwner } from '../services/hooks.js';
+import { hookHash } from '../services/schedules.js';
 import { findAccountById } from '../store/accounts.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
+import { HOOK_STRATEGY } from './hook-auth.js';
 import { type Consumed, createWindowCounter } from './window-counter.js';
 
 /**
@@ -201,14 +203,23 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
         return h.continue;
     });
 
+    // A hook's holder is not its account's owner: its requests count against the hook alone (keyed by
+    // the id's hash, as logs show it), so that whoever has (or leaked) the URL cannot spend the
+    // account's API budget and lock it out. Before the hook is looked up and its body read: a flood
+    // past the limit costs neither.
+    server.ext('onPreAuth', async (request, h) => {
+        const hookId = (request.params as { hookId?: unknown }).hookId;
+        if (request.route.settings.auth && request.route.settings.auth.strategies?.includes(HOOK_STRATEGY) && typeof hookId === 'string') {
+            await take(request, perHook, hookHash(hookId), 'requests to this hook');
+        }
+
+        return h.continue;
+    });
+
     server.ext('onPostAuth', async (request, h) => {
-        // A hook's holder is not its account's owner: its requests count against the hook alone, so
-        // that whoever has (or leaked) the URL cannot spend the account's API budget and lock it out.
         const hook = (request.auth.credentials?.app as { hook?: HookOwner } | undefined)?.hook;
         const accountId = request.auth.credentials?.user?.accountId;
-        if (hook) {
-            await take(request, perHook, hook.hookHash, 'requests to this hook');
-        } else if (accountId && !exempt(request)) {
+        if (accountId && !hook && !exempt(request)) {
             await take(request, perAccount, accountId, 'requests for this account');
         }
 
