@@ -209,7 +209,8 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
     // past the limit costs neither.
     server.ext('onPreAuth', async (request, h) => {
         const hookId = (request.params as { hookId?: unknown }).hookId;
-        if (request.route.settings.auth && request.route.settings.auth.strategies?.includes(HOOK_STRATEGY) && typeof hookId === 'string') {
+        const strategies = request.route.settings.auth ? request.route.settings.auth.strategies : undefined;
+        if (strategies?.includes(HOOK_STRATEGY) && typeof hookId === 'string') {
             await take(request, perHook, hookHash(hookId), 'requests to this hook');
         }
 
