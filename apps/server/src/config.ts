@@ -53,6 +53,11 @@ export interface Config {
     encryptionKey: string | null;
     google: GoogleConfig;
     maxUploadBytes: number;
+    /**
+     * Largest body POST /api/hooks/{hookId} takes; never more than maxUploadBytes. Smaller than an
+     * upload by default: the hook URL alone lets anyone who holds it send this much, unsigned-in.
+     */
+    maxHookBytes: number;
     /** How long a request body may stop arriving before the request is answered 408. */
     bodyTimeoutSeconds: number;
     /** How long a whole request (headers and body) may take to arrive before it is answered 408 and its connection closed. */
@@ -86,7 +91,8 @@ export interface Config {
     schedule: { catchUpSeconds: number; minIntervalSeconds: number };
     logLevel: string;
     /** `mailPerIp`: sign-up, resend and password-reset requests (each may send an e-mail) per client network and window. */
-    rateLimit: { perAccount: number; perIp: number; windowSeconds: number; mailPerIp: number };
+    /** `perHook`: requests to one hook URL per window, counted apart from its account's `perAccount`. */
+    rateLimit: { perAccount: number; perIp: number; perHook: number; windowSeconds: number; mailPerIp: number };
     /** Public address of this server, used in links (OAuth redirect, Link headers are relative). */
     publicUrl: string | null;
     /** Whether webhooks and accounts' AI base URLs may reach loopback and private addresses (see outbound.ts). */
@@ -175,6 +181,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
             apiUrl: optional(env.GOOGLE_API_URL)
         },
         maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 50 * 1024 * 1024),
+        maxHookBytes: positiveInt('MAX_HOOK_BYTES', env.MAX_HOOK_BYTES, 10 * 1024 * 1024),
         bodyTimeoutSeconds: positiveInt('BODY_TIMEOUT_SECONDS', env.BODY_TIMEOUT_SECONDS, 10),
         requestTimeoutSeconds: positiveInt('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 120),
         maxConnectionsPerClient: positiveInt('MAX_CONNECTIONS_PER_CLIENT', env.MAX_CONNECTIONS_PER_CLIENT, 100),
@@ -192,6 +199,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         rateLimit: {
             perAccount: positiveInt('RATE_LIMIT_PER_ACCOUNT', env.RATE_LIMIT_PER_ACCOUNT, 1200),
             perIp: positiveInt('RATE_LIMIT_PER_IP', env.RATE_LIMIT_PER_IP, 2400),
+            perHook: positiveInt('RATE_LIMIT_PER_HOOK', env.RATE_LIMIT_PER_HOOK, 120),
             windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60),
             mailPerIp: positiveInt('RATE_LIMIT_MAIL_PER_IP', env.RATE_LIMIT_MAIL_PER_IP, 20)
         },

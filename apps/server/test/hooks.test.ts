@@ -42,12 +42,12 @@ describe('hooks', () => {
         return { workflowId: res.json.workflowId as string, hookUrl: res.json.hookUrl as string };
     };
 
-    const post = (hookUrl: string, payload: string | object | undefined, headers: Record<string, string> = {}) =>
+    const post = (hookUrl: string, payload: string | Buffer | object | undefined, headers: Record<string, string> = {}) =>
         t.request({
             method: 'POST',
             url: new URL(hookUrl).pathname,
             headers: { 'content-type': 'application/json', ...headers },
-            ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) })
+            ...(payload === undefined ? {} : { payload: typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload) })
         });
 
     it('shows the hook URL at create only; get and list say webhook: true', async () => {
@@ -146,6 +146,50 @@ describe('hooks', () => {
         expect((await post(hookUrl, JSON.stringify([{ pad: 'x'.repeat(5000) }]))).statusCode).toBe(413);
         expect((await post('https://flowctl.example/api/hooks/not-a-hook', [])).statusCode).toBe(404);
         expect((await post(`https://flowctl.example/api/hooks/${'A'.repeat(43)}`, [])).statusCode).toBe(404);
+    });
+
+    it.each([
+        ['a row whose values are all empty or null', '[{"email": ""}]', 'rows[0]', 'every value is empty or null'],
+        ['one such row among others', '[{"email": "a@example.test", "name": "A"}, {"email": null, "name": " "}]', 'rows[1]', 'every value is empty or null'],
+        ['an empty object', '[{"email": "a@example.test"}, {}]', 'rows[1]', 'every value is empty or null'],
+        ['an empty key', '[{"": "x@example.com"}]', 'rows[0]', 'must not be empty'],
+        ['an empty key beside others', '[{"": 1, "b": 2}]', 'rows[0]', 'must not be empty'],
+        ['keys that trim to one name', '[{"name": "A"}, {" name": "B"}]', 'rows[1]', 'name one column'],
+        ['a NUL character', '[{"name": "A\\u0000B"}]', 'rows[0].name', 'NUL character'],
+        ['a lone surrogate', '[{"name": "A\\ud800B"}]', 'rows[0].name', 'lone UTF-16 surrogate'],
+        ['a lone surrogate in a key', '[{"n\\udc00": "A"}]', 'rows[0]', 'lone UTF-16 surrogate'],
+        ['invalid JSON', '[{"name": "A"}, {"name": ]', 'rows[1]', 'not valid JSON'],
+        ['a trailing comma', '[{"name": "A"},]', 'rows[1]', 'not valid JSON']
+    ])('refuses %s with a 400 naming the row, about the JSON body', async (_kind, body, path, message) => {
+        const { hookUrl } = await create();
+        const res = await post(hookUrl, body);
+        expect(res.statusCode, res.payload).toBe(400);
+        expect(res.json.message).toContain(path);
+        expect(res.json.message).toContain(message);
+        expect(res.json.message).toContain('JSON body');
+        expect(res.json.message).not.toMatch(/file|Excel/);
+    });
+
+    it('refuses a JSON body that is not UTF-8 with a 400 giving the offset, not U+FFFD in the rows', async () => {
+        const { hookUrl } = await create();
+        const res = await post(hookUrl, Buffer.concat([Buffer.from('[{"name": "A'), Buffer.from([0xff]), Buffer.from('"}]')]));
+        expect(res.statusCode, res.payload).toBe(400);
+        expect(res.json.message).toBe('The JSON body is not UTF-8 text: byte 0xFF at offset 12 does not start a UTF-8 character. Send JSON as UTF-8.');
+    });
+
+    it('keeps every row posted: a row with one value among empty ones, a lone column, separators in names and values', async () => {
+        const { workflowId } = await create();
+        const graph = { nodes: [{ id: 'trigger', type: 'TRIGGER', data: { webhook: true } }], edges: [] };
+        const res = await api.call('POST', '/api/workflows', { name: 'rows only', graph });
+        expect(res.statusCode, res.payload).toBe(201);
+        expect(workflowId).toBeDefined();
+        const body = [{ 'a;b': '1;2' }, { 'a;b': '' , c: 'x' }, { 'a;b': 0 }, { 'a;b': false }, { 'a;b': '\t;' }];
+        const started = await post(res.json.hookUrl, body);
+        expect(started.statusCode, started.payload).toBe(202);
+        const run = await api.waitFor(started.json.runId);
+        expect(api.node(run, 'trigger').output).toMatchObject({ count: 5 });
+        const page = await api.call('GET', `/api/workflows/runs/${started.json.runId}/nodes/trigger/output`);
+        expect(page.json.output.rows.map((row: Record<string, unknown>) => row['a;b'])).toEqual(['1;2', null, 0, false, '\t;']);
     });
 
     it('rotating a workflow without a hook is a 409 saying how to add one', async () => {

@@ -13,7 +13,7 @@ const MAIL_PER_IP = 8;
 describe('rate limiting', () => {
     let t: TestServer;
     beforeAll(async () => {
-        t = await startTestServer({ config: { rateLimit: { perIp: PER_IP, perAccount: PER_ACCOUNT, windowSeconds: 60, mailPerIp: MAIL_PER_IP } } });
+        t = await startTestServer({ config: { rateLimit: { perIp: PER_IP, perAccount: PER_ACCOUNT, perHook: 120, windowSeconds: 60, mailPerIp: MAIL_PER_IP } } });
     });
     afterAll(() => t.close());
 

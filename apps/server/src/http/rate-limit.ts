@@ -6,9 +6,12 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-lim
 
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
+import type { HookOwner } from '../services/hooks.js';
+import { hookHash } from '../services/schedules.js';
 import { findAccountById } from '../store/accounts.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
 import { type Consumed, createWindowCounter } from '../services/window-counter.js';
+import { HOOK_STRATEGY } from './hook-auth.js';
 
 /**
  * Stricter buckets for the sign-in endpoints, keyed by client address and e-mail address so one
@@ -155,6 +158,7 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
 
     const perIp = counter('ip', ctx.config.rateLimit.perIp);
     const perAccount = counter('acct', ctx.config.rateLimit.perAccount);
+    const perHook = counter('hook', ctx.config.rateLimit.perHook);
     const perAuth = Object.fromEntries(
         Object.entries(authLimits(ctx.config.rateLimit)).map(([bucket, limits]) => [
             bucket,
@@ -199,9 +203,24 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
         return h.continue;
     });
 
+    // A hook's holder is not its account's owner: its requests count against the hook alone (keyed by
+    // the id's hash, as logs show it), so that whoever has (or leaked) the URL cannot spend the
+    // account's API budget and lock it out. Before the hook is looked up and its body read: a flood
+    // past the limit costs neither.
+    server.ext('onPreAuth', async (request, h) => {
+        const hookId = (request.params as { hookId?: unknown }).hookId;
+        const strategies = request.route.settings.auth ? request.route.settings.auth.strategies : undefined;
+        if (strategies?.includes(HOOK_STRATEGY) && typeof hookId === 'string') {
+            await take(request, perHook, hookHash(hookId), 'requests to this hook');
+        }
+
+        return h.continue;
+    });
+
     server.ext('onPostAuth', async (request, h) => {
+        const hook = (request.auth.credentials?.app as { hook?: HookOwner } | undefined)?.hook;
         const accountId = request.auth.credentials?.user?.accountId;
-        if (accountId && !exempt(request)) {
+        if (accountId && !hook && !exempt(request)) {
             await take(request, perAccount, accountId, 'requests for this account');
         }
 

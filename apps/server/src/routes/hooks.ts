@@ -12,7 +12,8 @@ const started = Joi.object({ runId: Joi.string().required(), status: Joi.string(
 const rotated = Joi.object({ hookUrl: Joi.string().required().description('The new URL; the old one answers 404 from now on') });
 
 export const hookRoutes = (ctx: Context, services: Services): ServerRoute[] => {
-    const limit = ctx.config.maxUploadBytes;
+    // A hook body is taken whole in memory (JSON needs two readings of it): bounded by MAX_HOOK_BYTES.
+    const limit = Math.min(ctx.config.maxHookBytes, ctx.config.maxUploadBytes);
     return [
         {
             method: 'POST',
@@ -23,7 +24,8 @@ export const hookRoutes = (ctx: Context, services: Services): ServerRoute[] => {
                 description: "Start a run of a workflow with rows: its TRIGGER outputs them as {{<trigger id>.rows}} and .count",
                 notes: [
                     'No sign-in: the hook URL is the secret (shown when the hook is made, and by POST /api/workflows/{workflowId}/hook/rotate).',
-                    `The body: a JSON array of objects, {"rows": [...]}, or a CSV file (Content-Type: text/csv) checked as uploads are; at most ${formatBytes(limit)}. Values are typed as CSV cells are. No body: no rows.`,
+                    `The body: a JSON array of objects, {"rows": [...]}, or a CSV file (Content-Type: text/csv) checked as uploads are; at most ${formatBytes(limit)} (MAX_HOOK_BYTES). Values are typed as CSV cells are. Every row posted is a row: one whose values are all empty or null, a key that is empty, a NUL character or a lone surrogate is a 400 naming the row. No body: no rows.`,
+                    `Requests to one hook are limited to ${ctx.config.rateLimit.perHook} per ${ctx.config.rateLimit.windowSeconds} s (RATE_LIMIT_PER_HOOK), apart from the account's own budget.`,
                     'An unknown or rotated hook answers 404; a paused workflow 409. Send an Idempotency-Key so that a retry starts one run.'
                 ],
                 payload: {
@@ -32,7 +34,7 @@ export const hookRoutes = (ctx: Context, services: Services): ServerRoute[] => {
                     allow: ['application/json', 'text/csv'],
                     maxBytes: limit,
                     failAction: explainPayloadErrors({
-                        tooLarge: () => `The body is larger than the upload limit of ${formatBytes(limit)} (the server's MAX_UPLOAD_BYTES).`,
+                        tooLarge: () => `The body is larger than the hook limit of ${formatBytes(limit)} (the server's MAX_HOOK_BYTES): send fewer rows per request, or upload the file (POST /api/uploads) and run a workflow that reads it.`,
                         wrongType: (received) => `Send the rows as JSON (Content-Type: application/json) or as CSV (Content-Type: text/csv), got ${received}.`
                     })
                 },

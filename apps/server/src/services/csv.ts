@@ -108,6 +108,14 @@ export class CsvInspector extends Transform {
     /** The last bytes seen (up to 3): a character split across chunks starts here. */
     #tail: Buffer = Buffer.alloc(0);
 
+    /** `checkSeparator` false: CSV the server wrote itself (from a hook's JSON), whose commas are known. */
+    constructor({ checkSeparator = true }: { checkSeparator?: boolean } = {}) {
+        super();
+        if (!checkSeparator) {
+            this.#head = null;
+        }
+    }
+
     override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
         try {
             this.#checkBytes(chunk);

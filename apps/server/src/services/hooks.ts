@@ -20,7 +20,7 @@ export interface HookOwner {
 export interface HooksService {
     /** The workflow a hook id starts; 404 for an unknown (or rotated) id, 409 while it is paused. */
     identify(hookId: string): Promise<HookOwner>;
-    /** Stores the body's rows as an upload and enqueues a run that reads them. */
+    /** Stores the body's rows as an upload (deleted with the last run that names it) and enqueues a run that reads them. */
     start(owner: HookOwner, body: { contentType: 'json' | 'csv' | 'none'; bytes: Buffer }): Promise<{ runId: string; status: 'PENDING' }>;
 }
 
@@ -41,21 +41,17 @@ export const createHooksService = (ctx: Context, uploads: UploadsService): Hooks
     },
 
     async start(owner, body) {
-        let csv: Buffer | string | null = null;
-        if (body.contentType === 'csv') {
-            csv = body.bytes.length > 0 ? body.bytes : null;
+        // Both kinds take the upload path, which checks the CSV in paced pieces (uploads.ts); JSON is
+        // cut into rows and converted a slice at a time (hook-rows.ts): no body holds the event loop.
+        let csv: Readable | null = null;
+        if (body.contentType === 'csv' && body.bytes.length > 0) {
+            csv = Readable.from([body.bytes]);
         } else if (body.contentType === 'json' && body.bytes.length > 0) {
-            let parsed: unknown;
-            try {
-                parsed = JSON.parse(body.bytes.toString('utf8'));
-            } catch (err) {
-                throw Boom.badRequest(`The body is not valid JSON: ${(err as Error).message}`);
-            }
-
-            csv = jsonRowsToCsv(parsed);
+            csv = await jsonRowsToCsv(body.bytes);
         }
 
-        const uploadId = csv === null ? null : (await uploads.create(owner.accountId, { filename: 'hook.csv', body: Readable.from([Buffer.from(csv)]) })).upload.uploadId;
+        const hook = { generated: body.contentType === 'json' };
+        const uploadId = csv === null ? null : (await uploads.create(owner.accountId, { filename: 'hook.csv', body: csv, hook })).upload.uploadId;
         const runId = newId('run');
         const row = await enqueueHookRun(ctx.db, runId, owner.workflowId, uploadId);
         if (!row) {

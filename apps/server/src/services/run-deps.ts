@@ -17,6 +17,8 @@ export interface RunDeps {
     aiSettings(accountId: string): Promise<AiEndpoint>;
     /** Removes upload bytes that no upload owns (an upload that failed half-way); how many went. */
     sweepOrphanUploads(): Promise<number>;
+    /** Deletes the uploads of hook requests that no run names any more (after deleteExpiredRuns). */
+    forgetUnusedHookUploads(): Promise<number>;
     /** Recipients' consent: the suppression list, unsubscribe links, VERP senders (services/suppressions.ts). */
     consent?: RunConsent;
 }
@@ -38,6 +40,7 @@ export const runDeps = (ctx: Context, services: Services): RunDeps => ({
     },
     readDriveRows: (accountId, fileId, sheet) => services.google.readDriveRows(accountId, fileId, sheet),
     sweepOrphanUploads: () => services.uploads.sweepOrphanBlobs(),
+    forgetUnusedHookUploads: () => services.uploads.forgetUnusedHookUploads(),
     consent: services.suppressions.consent,
     aiSettings: async (accountId) => mergeAiSettings(await services.accounts.getAiSettings(accountId), ctx.config.ai, ctx.config.allowPrivateNetwork)
 });

@@ -7,10 +7,12 @@ import type { Row } from '@flowctl/engine';
 
 import type { Context } from '../context.js';
 import { newId } from '../ids.js';
+import { deleteUnusedHookUploads } from '../store/retention.js';
 import { unfinishedRunsReadingUpload } from '../store/runs.js';
 import { type UploadRecord, uploadsStore } from '../store/uploads.js';
 import { workflowsStore } from '../store/workflows.js';
 import { CsvInspector, iterateCsvRows, readCsvRows } from './csv.js';
+import { PaceChunks } from './csv-pace.js';
 import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
 import { shownFilename, uploadFilename } from './upload-filename.js';
 
@@ -36,6 +38,12 @@ export interface IncomingFile {
     /** As the client named it; null when it gave none. */
     filename: string | null;
     body: Readable;
+    /**
+     * Rows posted to a hook: stored for the runs they start only (never matched to another upload,
+     * deleted once no run names them). `generated` when the server wrote the CSV from a JSON body:
+     * then the separator check, meant for files from spreadsheets, does not apply.
+     */
+    hook?: { generated: boolean };
 }
 
 export interface UploadsService {
@@ -58,6 +66,8 @@ export interface UploadsService {
      * bytes and recording it, or when removing a deleted upload's bytes failed. Returns how many.
      */
     sweepOrphanBlobs(): Promise<number>;
+    /** Deletes the hook uploads no run needs any more (store/retention.ts) with their bytes. Returns how many. */
+    forgetUnusedHookUploads(): Promise<number>;
 }
 
 // Younger bytes may belong to an upload still being recorded, possibly by another process.
@@ -86,7 +96,7 @@ export const createUploadsService = (ctx: Context): UploadsService => {
             // Before a byte is read: a refused name costs no storage.
             const filename = uploadFilename(file.filename);
             const uploadId = newId('upl');
-            const inspector = new CsvInspector();
+            const inspector = new CsvInspector({ checkSeparator: !file.hook?.generated });
             const hash = Crypto.createHash('sha256');
             const hashing = new Transform({
                 transform(chunk: Buffer, _encoding, done) {
@@ -95,13 +105,15 @@ export const createUploadsService = (ctx: Context): UploadsService => {
                 }
             });
             // A failure on any side reaches put() through the inspector, which then keeps nothing.
-            pipeline(file.body, hashing, inspector, () => {});
+            // PaceChunks: the checks run on pieces of 16 KiB with pauses between them, whatever size of
+            // chunk the body comes in (a hook's body is one buffer of up to the upload limit).
+            pipeline(file.body, new PaceChunks(), hashing, inspector, () => {});
             const { bytes } = await blobs.put(uploadId, inspector);
             const summary = inspector.summary!;
 
             let stored: { upload: UploadRecord; created: boolean };
             try {
-                stored = await uploads.insert({
+                const record = {
                     id: uploadId,
                     accountId,
                     filename,
@@ -109,7 +121,8 @@ export const createUploadsService = (ctx: Context): UploadsService => {
                     rowCount: summary.rows,
                     sizeBytes: bytes,
                     sha256: hash.digest('hex')
-                });
+                };
+                stored = file.hook ? { upload: await uploads.insertHook(record), created: true } : await uploads.insert(record);
             } catch (err) {
                 await blobs.delete(uploadId);
                 throw err;
@@ -198,6 +211,15 @@ export const createUploadsService = (ctx: Context): UploadsService => {
             }
 
             return removed;
+        },
+        async forgetUnusedHookUploads() {
+            const ids = await deleteUnusedHookUploads(ctx.db);
+            for (const uploadId of ids) {
+                // The rows are gone; bytes left behind are found by sweepOrphanBlobs.
+                await blobs.delete(uploadId).catch((err: Error) => ctx.log.warn({ err, uploadId }, 'hook upload deleted but its bytes could not be removed'));
+            }
+
+            return ids.length;
         }
     };
 };

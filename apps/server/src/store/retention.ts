@@ -49,3 +49,41 @@ export const deleteUnusedRevisions = async (db: Queryable): Promise<number> => {
     );
     return rows.length;
 };
+
+/**
+ * A hook upload younger than this may belong to a hook request still enqueueing its run (the upload
+ * is stored first); older, a run names it or never will.
+ */
+export const HOOK_UPLOAD_GRACE_MINUTES = 60;
+
+/**
+ * Deletes the uploads made by hooks that no run names any more: a hook's rows are read only by the run
+ * the POST started and by retries of it (which name the same upload), so they go with the last of those
+ * runs, RUN_RETENTION_DAYS after it ended (deleteExpiredRuns first), or when its workflow is deleted.
+ * One a workflow's DATA_SOURCE was pointed at is kept. Returns the ids, whose bytes the caller removes.
+ */
+export const deleteUnusedHookUploads = async (db: Queryable): Promise<string[]> => {
+    const deleted: string[] = [];
+    for (;;) {
+        const rows = await prepared<{ id: string }>(
+            db,
+            'flowctl_retention_deleteUnusedHookUploads',
+            `WITH unused AS (
+                 SELECT u.id FROM uploads u
+                 WHERE u.hook AND u.created_at < now() - $1 * interval '1 minute'
+                   AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.trigger_upload_id = u.id)
+                   AND NOT EXISTS (
+                       SELECT 1 FROM workflows w
+                       WHERE w.account_id = u.account_id AND w.graph->'nodes' @> jsonb_build_array(jsonb_build_object('data', jsonb_build_object('uploadId', u.id)))
+                   )
+                 ORDER BY u.created_at LIMIT $2
+             )
+             DELETE FROM uploads u USING unused WHERE u.id = unused.id RETURNING u.id`,
+            [HOOK_UPLOAD_GRACE_MINUTES, BATCH]
+        );
+        deleted.push(...rows.map((row) => row.id));
+        if (rows.length < BATCH) {
+            return deleted;
+        }
+    }
+};

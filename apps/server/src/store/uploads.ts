@@ -47,6 +47,8 @@ export interface UploadsStore {
      * nothing is written and `created` is false with the upload it has.
      */
     insert(upload: Omit<UploadRecord, 'createdAt'>): Promise<{ upload: UploadRecord; created: boolean }>;
+    /** Records the rows posted to a hook: never matched to another upload, deleted once no run names it. */
+    insertHook(upload: Omit<UploadRecord, 'createdAt'>): Promise<UploadRecord>;
     find(accountId: string, uploadId: string): Promise<UploadRecord | null>;
     /** Newest first, one page. */
     list(accountId: string, page: PageRequest): Promise<Page<UploadRecord>>;
@@ -67,7 +69,7 @@ export const uploadsStore = (db: Queryable): UploadsStore => ({
             'flowctl_uploads_insert',
             `INSERT INTO uploads (id, account_id, filename, columns, row_count, size_bytes, sha256)
              VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)
-             ON CONFLICT (account_id, sha256, filename) WHERE sha256 IS NOT NULL DO NOTHING
+             ON CONFLICT (account_id, sha256, filename) WHERE sha256 IS NOT NULL AND NOT hook DO NOTHING
              RETURNING ${COLUMNS}`,
             [upload.id, upload.accountId, upload.filename, JSON.stringify(upload.columns), upload.rowCount, upload.sizeBytes, upload.sha256]
         );
@@ -79,10 +81,21 @@ export const uploadsStore = (db: Queryable): UploadsStore => ({
         const [existing] = await prepared<UploadRow>(
             db,
             'flowctl_uploads_findSame',
-            `SELECT ${COLUMNS} FROM uploads WHERE account_id = $1 AND sha256 = $2 AND filename = $3`,
+            `SELECT ${COLUMNS} FROM uploads WHERE account_id = $1 AND sha256 = $2 AND filename = $3 AND NOT hook`,
             [upload.accountId, upload.sha256, upload.filename]
         );
         return existing ? { upload: toRecord(existing), created: false } : this.insert(upload);
+    },
+    async insertHook(upload) {
+        const [row] = await prepared<UploadRow>(
+            db,
+            'flowctl_uploads_insertHook',
+            `INSERT INTO uploads (id, account_id, filename, columns, row_count, size_bytes, sha256, hook)
+             VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, true)
+             RETURNING ${COLUMNS}`,
+            [upload.id, upload.accountId, upload.filename, JSON.stringify(upload.columns), upload.rowCount, upload.sizeBytes, upload.sha256]
+        );
+        return toRecord(row!);
     },
     async find(accountId, uploadId) {
         const [row] = await prepared<UploadRow>(db, 'flowctl_uploads_find', `SELECT ${COLUMNS} FROM uploads WHERE id = $1 AND account_id = $2`, [uploadId, accountId]);

@@ -152,12 +152,17 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         }
     };
 
-    /** Finished runs past RUN_RETENTION_DAYS go, with their node states and delivery records; then revisions no run names. */
+    /** Finished runs past RUN_RETENTION_DAYS go, with their node states and delivery records; then hook uploads and revisions no run names. */
     const forgetExpiredRuns = async () => {
         try {
             const deleted = await deleteExpiredRuns(db, config.runRetentionDays);
             if (deleted > 0) {
                 log.info({ deleted, retentionDays: config.runRetentionDays }, 'deleted finished runs past their retention');
+            }
+
+            const hookUploads = await deps.forgetUnusedHookUploads();
+            if (hookUploads > 0) {
+                log.info({ hookUploads }, 'deleted the rows posted to hooks that no run reads any more');
             }
 
             const revisions = await deleteUnusedRevisions(db);
