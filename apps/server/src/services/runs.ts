@@ -11,7 +11,6 @@ import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
 import * as Store from '../store/runs.js';
 import { createNodeOutputReader, type NodeOutputPage, type RowSources } from './node-output.js';
 import { newWebhookSecret, webhookSecret } from './webhooks.js';
-import { RunDetailCache } from './run-detail-cache.js';
 
 export type { NodeOutputPage } from './node-output.js';
 
@@ -213,13 +212,10 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
         return toRunDetail(row);
     };
 
-    // What versioned() answers is shared by every request for the run until it changes: not to be modified.
-    const answers = new RunDetailCache<VersionedRun>(ctx.config.databaseUrl === null ? ctx.runChanges : null);
-    const versioned = (accountId: string, runId: string): Promise<VersionedRun> =>
-        answers.get(accountId, runId, async () => {
-            const run = await get(accountId, runId);
-            return { run, version: Crypto.createHash('sha256').update(JSON.stringify(run)).digest('base64url').slice(0, 27) };
-        });
+    const versioned = async (accountId: string, runId: string): Promise<VersionedRun> => {
+        const run = await get(accountId, runId);
+        return { run, version: Crypto.createHash('sha256').update(JSON.stringify(run)).digest('base64url').slice(0, 27) };
+    };
 
     return {
         async enqueue(accountId, workflowId) {

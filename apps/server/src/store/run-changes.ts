@@ -10,14 +10,6 @@ export interface RunChanges {
      * have been missed). Resolves once listening, with the unsubscribe; null after close().
      */
     subscribe(runId: string, onChange: () => void): Promise<(() => void) | null>;
-    /**
-     * Calls `onChange` with the run id on every change of any run, before the run's own subscribers,
-     * and with null whenever changes may have been missed (a lost or new connection). Returns the
-     * unsubscribe. Changes are seen only while listening: see listen().
-     */
-    observe(onChange: (runId: string | null) => void): () => void;
-    /** Listens (if not already): true once changes are announced; false after close() or on failure. */
-    listen(): Promise<boolean>;
     /** Wakes every subscriber and stops listening. */
     close(): Promise<void>;
 }
@@ -38,17 +30,12 @@ export interface RunChangesOptions {
  */
 export const createRunChanges = ({ pool, databaseUrl, log }: RunChangesOptions): RunChanges => {
     const listeners = new Map<string, Set<() => void>>();
-    const observers = new Set<(runId: string | null) => void>();
     let listening: Promise<void> | null = null;
     let client: pg.Client | null = null;
     let closed = false;
 
     const dispatch = (message: pg.Notification) => {
         if (message.channel === RUN_CHANGES_CHANNEL && message.payload) {
-            for (const observer of observers) {
-                observer(message.payload);
-            }
-
             for (const listener of listeners.get(message.payload) ?? []) {
                 listener();
             }
@@ -58,10 +45,6 @@ export const createRunChanges = ({ pool, databaseUrl, log }: RunChangesOptions):
     const lost = () => {
         listening = null;
         client = null;
-        for (const observer of observers) {
-            observer(null);
-        }
-
         for (const set of listeners.values()) {
             for (const listener of set) {
                 listener();
@@ -74,14 +57,10 @@ export const createRunChanges = ({ pool, databaseUrl, log }: RunChangesOptions):
             connection.on('notification', dispatch);
             // A new connection may be a new session: listen again at the next watch.
             listening = null;
-            for (const observer of observers) {
-                observer(null);
-            }
-
         });
     }
 
-    const startListening = async (): Promise<void> => {
+    const listen = async (): Promise<void> => {
         if (!databaseUrl) {
             await pool.query(`LISTEN ${RUN_CHANGES_CHANNEL}`);
             return;
@@ -109,7 +88,7 @@ export const createRunChanges = ({ pool, databaseUrl, log }: RunChangesOptions):
                 return null;
             }
 
-            listening ??= startListening().catch((err: Error) => {
+            listening ??= listen().catch((err: Error) => {
                 listening = null;
                 throw err;
             });
@@ -128,26 +107,6 @@ export const createRunChanges = ({ pool, databaseUrl, log }: RunChangesOptions):
                     listeners.delete(runId);
                 }
             };
-        },
-
-        observe(onChange) {
-            observers.add(onChange);
-            return () => observers.delete(onChange);
-        },
-
-        async listen() {
-            if (closed) {
-                return false;
-            }
-
-            listening ??= startListening().catch((err: Error) => {
-                listening = null;
-                throw err;
-            });
-            return listening.then(
-                () => !closed,
-                () => false
-            );
         },
 
         async close() {
