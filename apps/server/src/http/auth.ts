@@ -5,6 +5,7 @@ import Jwt from '@hapi/jwt';
 import type { AccountsService } from '../services/accounts.js';
 import { SESSION_ENDED } from '../services/sessions.js';
 import { ACCESS_TOKEN_TTL_SECONDS, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../services/tokens.js';
+import { REMEMBERED_STRATEGY, RememberedTokens } from './remembered-tokens.js';
 
 declare module '@hapi/hapi' {
     interface UserCredentials {
@@ -25,7 +26,9 @@ declare module '@hapi/hapi' {
 }
 
 const TIME_SKEW_SEC = 5;
-const JWT_STRATEGY = 'jwt';
+export const JWT_STRATEGY = 'jwt';
+/** The default strategies for an access token, cheapest first (remembered-tokens.ts). */
+export const ACCESS_TOKEN_STRATEGIES = [REMEMBERED_STRATEGY, JWT_STRATEGY];
 
 interface AccessClaims {
     sub?: unknown;
@@ -57,18 +60,19 @@ const acceptableClaims = ({ sub, sid, typ, iat, exp }: AccessClaims, nowSec: num
  * whenever one ends (services/session-cache.ts).
  */
 export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accounts: Pick<AccountsService, 'sessionSignedInAt'>): Promise<void> => {
+    const verify = {
+        aud: TOKEN_AUDIENCE,
+        iss: TOKEN_ISSUER,
+        sub: false,
+        nbf: true,
+        exp: true,
+        maxAgeSec: ACCESS_TOKEN_TTL_SECONDS,
+        timeSkewSec: TIME_SKEW_SEC
+    } as const;
     await server.register(Jwt);
     server.auth.strategy(JWT_STRATEGY, 'jwt', {
         keys: { key: jwtSecret, algorithms: ['HS256'] },
-        verify: {
-            aud: TOKEN_AUDIENCE,
-            iss: TOKEN_ISSUER,
-            sub: false,
-            nbf: true,
-            exp: true,
-            maxAgeSec: ACCESS_TOKEN_TTL_SECONDS,
-            timeSkewSec: TIME_SKEW_SEC
-        },
+        verify,
         validate: (artifacts: { decoded: { payload: AccessClaims } }) => {
             const claims = artifacts.decoded.payload;
             if (!acceptableClaims(claims, Math.floor(Date.now() / 1000))) {
@@ -78,11 +82,14 @@ export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accou
             return { isValid: true, credentials: { user: { accountId: claims.sub as string, sessionId: claims.sid as string } } };
         }
     });
+    const remembered = new RememberedTokens(verify, acceptableClaims);
+    remembered.register(server);
 
     // Here rather than in `validate`: a store failure there would be answered as a 401.
     server.ext('onCredentials', async (request, h) => {
         const user = request.auth.credentials?.user;
-        if (request.auth.strategy !== JWT_STRATEGY || !user?.sessionId) {
+        const strategy = request.auth.strategy;
+        if ((strategy !== JWT_STRATEGY && strategy !== REMEMBERED_STRATEGY) || !user?.sessionId) {
             return h.continue;
         }
 
@@ -92,6 +99,10 @@ export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accou
         }
 
         user.signedInAt = signedInAt;
+        if (strategy === JWT_STRATEGY) {
+            remembered.remember(request);
+        }
+
         return h.continue;
     });
 };

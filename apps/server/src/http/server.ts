@@ -4,7 +4,7 @@ import Joi from 'joi';
 import type { Context } from '../context.js';
 import type { Services } from '../services/index.js';
 import { API_TOKEN_STRATEGY, registerApiTokenAuth } from './api-token-auth.js';
-import { registerAuth } from './auth.js';
+import { ACCESS_TOKEN_STRATEGIES, registerAuth } from './auth.js';
 import { registerHookAuth } from './hook-auth.js';
 import { registerConditionalRequests } from './conditional.js';
 import { createListener } from './connections.js';
@@ -53,8 +53,8 @@ export const createHttpServer = async (ctx: Context, services: Services, routes:
     registerUrlCredentials(server);
     registerApiTokenAuth(server, services.apiTokens);
     registerHookAuth(server, services.hooks);
-    // hapi tries these in order; the API-token scheme passes anything not `flc_…` on to the JWT check.
-    server.auth.default({ strategies: [API_TOKEN_STRATEGY, 'jwt'] });
+    // hapi tries these in order; the API-token scheme passes anything not `flc_…` on to the JWT checks.
+    server.auth.default({ strategies: [API_TOKEN_STRATEGY, ...ACCESS_TOKEN_STRATEGIES] });
     server.route(ownedFirst(routes));
     return server;
 };
