@@ -103,7 +103,7 @@ describe('429 and Retry-After', () => {
     let seen: { path: string; status: number }[];
 
     beforeAll(async () => {
-        t = await startTestServer({ config: { rateLimit: { perAccount: 2, perIp: 10_000, windowSeconds: 1, mailPerIp: 1000 } } });
+        t = await startTestServer({ config: { rateLimit: { perAccount: 2, perIp: 10_000, perHook: 120, windowSeconds: 1, mailPerIp: 1000 } } });
         seen = answers(t);
         account = await signUp(t);
     });
