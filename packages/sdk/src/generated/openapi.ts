@@ -280,7 +280,9 @@ export interface paths {
          * Start a run of a workflow with rows: its TRIGGER outputs them as {{<trigger id>.rows}} and .count
          * @description No sign-in: the hook URL is the secret (shown when the hook is made, and by POST /api/workflows/{workflowId}/hook/rotate).
          *
-         *     The body: a JSON array of objects, {"rows": [...]}, or a CSV file (Content-Type: text/csv) checked as uploads are; at most 50 MiB. Values are typed as CSV cells are. No body: no rows.
+         *     The body: a JSON array of objects, {"rows": [...]}, or a CSV file (Content-Type: text/csv) checked as uploads are; at most 10 MiB (MAX_HOOK_BYTES). Values are typed as CSV cells are. Every row posted is a row: one whose values are all empty or null, a key that is empty, a NUL character or a lone surrogate is a 400 naming the row. No body: no rows.
+         *
+         *     Requests to one hook are limited to 120 per 60 s (RATE_LIMIT_PER_HOOK), apart from the account's own budget.
          *
          *     An unknown or rotated hook answers 404; a paused workflow 409. Send an Idempotency-Key so that a retry starts one run.
          */
