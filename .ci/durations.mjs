@@ -4,20 +4,11 @@
 import Fs from 'node:fs';
 import Path from 'node:path';
 
-const root = Path.resolve(import.meta.dirname, '..');
-const seconds = {};
-for (const dir of ['packages', 'apps']) {
-    for (const name of Fs.readdirSync(Path.join(root, dir))) {
-        const report = Path.join(root, dir, name, 'test-results.json');
-        if (!Fs.existsSync(report)) {
-            continue;
-        }
+import { root, testFiles } from './test-results.mjs';
 
-        for (const result of JSON.parse(Fs.readFileSync(report, 'utf8')).testResults) {
-            const file = Path.relative(root, result.name).split(Path.sep).join('/');
-            seconds[file] = Math.max(seconds[file] ?? 0, Math.round((result.endTime - result.startTime) / 1000));
-        }
-    }
+const seconds = {};
+for (const { file, seconds: taken } of testFiles()) {
+    seconds[file] = Math.max(seconds[file] ?? 0, Math.round(taken));
 }
 
 const slow = Object.entries(seconds)

@@ -1,6 +1,5 @@
 // Every example in examples/ run as its header says, against a real server: who receives which
 // e-mail and what it says. (ai-summary.yaml is covered by the AI tests.)
-import { spawn } from 'node:child_process';
 import Fs from 'node:fs';
 import Os from 'node:os';
 import Path from 'node:path';
@@ -9,7 +8,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ReceivedMail } from '../../../apps/server/test/smtp.js';
-import { BIN, cleanEnv, EXAMPLES, flowctl, freshEmail, freshHome, type Server, signUp, startServer } from './harness.js';
+import { BIN, cleanEnv, EXAMPLES, flowctl, freshEmail, freshHome, runCommand, type Server, signUp, startServer } from './harness.js';
 
 const WORKFLOWS = Path.join(EXAMPLES, 'workflows');
 
@@ -81,20 +80,7 @@ describe('examples/workflows/two-sources.yaml', () => {
 });
 
 /** Runs a file of examples/ with `command`, in a clean environment; resolves with its exit and output. */
-const runExample = (command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-    new Promise((resolve, reject) => {
-        const child = spawn(command, args, { env, cwd: Path.dirname(EXAMPLES), stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk) => {
-            stdout += chunk;
-        });
-        child.stderr.on('data', (chunk) => {
-            stderr += chunk;
-        });
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+const runExample = (command: string, args: string[], env: NodeJS.ProcessEnv) => runCommand(command, args, { env, cwd: Path.dirname(EXAMPLES) });
 
 describe('examples/sdk-script.mjs', () => {
     it('with a personal API token, uploads, creates the workflow, runs it and e-mails the audience', async () => {

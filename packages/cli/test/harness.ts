@@ -79,10 +79,10 @@ export interface RunOptions {
     cwd?: string;
 }
 
-/** Runs `flowctl args…` with pipes for stdin/stdout/stderr (so: no TTY anywhere). */
-export const flowctl = (args: string[], options: RunOptions): Promise<Result> =>
+/** Runs a command with pipes for stdin/stdout/stderr (so: no TTY anywhere); resolves when it has exited. */
+export const runCommand = (command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<Omit<Result, 'json'>> =>
     new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.home, options.env), cwd: options.cwd ?? process.cwd(), stdio: 'pipe' });
+        const child = spawn(command, args, { env: options.env, cwd: options.cwd ?? process.cwd(), stdio: 'pipe' });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (chunk) => {
@@ -92,18 +92,22 @@ export const flowctl = (args: string[], options: RunOptions): Promise<Result> =>
             stderr += chunk;
         });
         child.on('error', reject);
-        child.on('close', (code) => {
-            let json: unknown;
-            try {
-                json = JSON.parse(stdout);
-            } catch {
-                json = undefined;
-            }
-
-            resolve({ code, stdout, stderr, json });
-        });
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
         child.stdin.end(options.input ?? '');
     });
+
+/** Runs `flowctl args…` as `runCommand` does; `json` is its output read as JSON, when it is. */
+export const flowctl = async (args: string[], options: RunOptions): Promise<Result> => {
+    const result = await runCommand(process.execPath, [BIN, ...args], { env: cleanEnv(options.home, options.env), cwd: options.cwd, input: options.input });
+    let json: unknown;
+    try {
+        json = JSON.parse(result.stdout);
+    } catch {
+        json = undefined;
+    }
+
+    return { ...result, json };
+};
 
 /** The six-digit code of the newest e-mail the sink received for `email`. */
 export const otpFor = async (smtp: SmtpSink, email: string): Promise<string> => {

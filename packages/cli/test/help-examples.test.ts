@@ -1,14 +1,13 @@
 // Issue 33: every `--help` ends with examples, and every example works when pasted on a default server
 // (the user's own ids put in for wf_abc, run_abc, tok_abc and their address for me@example.com). The
 // few that cannot be pasted here each say why, and must still be in the help.
-import { spawn } from 'node:child_process';
 import Fs from 'node:fs';
 import Os from 'node:os';
 import Path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BIN, cleanEnv, EXAMPLES, flowctl, freshHome, type Server, signUp, startServer } from './harness.js';
+import { BIN, cleanEnv, EXAMPLES, flowctl, freshHome, runCommand, type Server, signUp, startServer } from './harness.js';
 
 let server: Server;
 
@@ -77,16 +76,7 @@ describe('--help examples', () => {
         const paste = async (line: string, ids: Record<string, string>): Promise<string> => {
             const command = Object.entries(ids).reduce((text, [from, to]) => text.split(from).join(to), line);
             // `flowctl` as the user has it: the built binary.
-            const child = spawn('bash', ['-o', 'pipefail', '-c', command.replace(/\bflowctl /g, `node ${BIN} `)], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-            let stdout = '';
-            let stderr = '';
-            child.stdout.on('data', (chunk) => {
-                stdout += chunk;
-            });
-            child.stderr.on('data', (chunk) => {
-                stderr += chunk;
-            });
-            const code = await new Promise((resolve) => child.on('close', resolve));
+            const { code, stdout, stderr } = await runCommand('bash', ['-o', 'pipefail', '-c', command.replace(/\bflowctl /g, `node ${BIN} `)], { cwd, env });
             expect(code, `pasted: ${command}\n${stderr}`).toBe(0);
             return stdout;
         };

@@ -1,12 +1,11 @@
 // flowctl suppressions against a real server: list, add, rm, and import of a file with bad lines
 // (each reported by line number; the good ones added, or none with --all-or-nothing), in batches.
-import { spawn } from 'node:child_process';
 import Fs from 'node:fs';
 import Path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BIN, cleanEnv, flowctl, freshHome, type Server, signUp, startServer, workflowDir } from './harness.js';
+import { BIN, cleanEnv, flowctl, freshHome, runCommand, type Server, signUp, startServer, workflowDir } from './harness.js';
 
 describe('flowctl suppressions', () => {
     let server: Server;
@@ -74,22 +73,9 @@ describe('flowctl suppressions', () => {
 
     it('reads a pipe once: --all-or-nothing, which must read its file twice, refuses one instead of adding nothing and exiting 0', async () => {
         // A shell pipe into /dev/stdin, as `grep … | flowctl suppressions import /dev/stdin` gives it.
-        const piped = (flags: string): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-            new Promise((resolve, reject) => {
-                const child = spawn('sh', ['-c', `printf 'piped1@pipe.test\\npiped2@pipe.test\\n' | "$NODE" "$BIN" --json suppressions import /dev/stdin ${flags}`], {
-                    env: { ...cleanEnv(home), NODE: process.execPath, BIN },
-                    stdio: ['ignore', 'pipe', 'pipe']
-                });
-                let stdout = '';
-                let stderr = '';
-                child.stdout.on('data', (chunk) => {
-                    stdout += chunk;
-                });
-                child.stderr.on('data', (chunk) => {
-                    stderr += chunk;
-                });
-                child.on('error', reject);
-                child.on('close', (code) => resolve({ code, stdout, stderr }));
+        const piped = (flags: string) =>
+            runCommand('sh', ['-c', `printf 'piped1@pipe.test\\npiped2@pipe.test\\n' | "$NODE" "$BIN" --json suppressions import /dev/stdin ${flags}`], {
+                env: { ...cleanEnv(home), NODE: process.execPath, BIN }
             });
         const count = async () => (await server.app.ctx.db.one<{ n: number }>("SELECT count(*)::int AS n FROM suppressions WHERE email_key LIKE '%@pipe.test'"))?.n;
 

@@ -1,6 +1,7 @@
-import Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 import Jwt from '@hapi/jwt';
+
+import { notMine } from './api-token-auth.js';
 
 /**
  * Access tokens whose signature this process has checked, so that the next request with the same
@@ -29,17 +30,6 @@ interface Remembered {
     artifacts: { decoded: { payload: Record<string, unknown> } };
     user: { accountId: string; sessionId: string };
 }
-
-/** As api-token-auth.ts: hapi reads only that it is a missing-credentials 401, so no stack is recorded. */
-const missing = (): Boom.Boom => {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-        return Boom.unauthorized(null, 'Bearer');
-    } finally {
-        Error.stackTraceLimit = limit;
-    }
-};
 
 export class RememberedTokens {
     private readonly headers = new Map<string, Remembered>();
@@ -95,7 +85,7 @@ export class RememberedTokens {
             authenticate: (request, h) => {
                 const remembered = this.recall(request.headers.authorization);
                 if (!remembered) {
-                    return h.unauthenticated(missing());
+                    return h.unauthenticated(notMine());
                 }
 
                 // A copy: onCredentials adds signedInAt to the request's own user.
