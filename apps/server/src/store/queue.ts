@@ -8,7 +8,7 @@ export const DRAIN_JOB = 'drain-workflow';
 export const WEBHOOK_JOB = 'deliver-webhook';
 /** Not a job: the notification, on the job channel, that wakes the drain holding a workflow (queue/drain-wakes.ts). */
 export const DRAIN_WAKE = 'wake-drain';
-/** The LISTEN/NOTIFY channel of job announcements on PostgreSQL (worker/queue.ts). */
+/** The LISTEN/NOTIFY channel of job announcements on PostgreSQL (queue/run-queue.ts). */
 export const JOB_CHANNEL = 'flowctl_jobs';
 
 /**
