@@ -8,6 +8,7 @@
 import Http from 'node:http';
 
 import { createWorkflow, enqueue, getRun, sleep, uploadCsv, waitToStart as waitOf } from './lib/api.mjs';
+import { percentile, reporter } from './lib/bench.mjs';
 import { mb, processRss } from './lib/memory.mjs';
 import { createAccount, startServer } from './lib/server.mjs';
 
@@ -18,16 +19,7 @@ const MODEL_DELAY_MS = 50_000;
 const WAITING = { accounts: 10, runsEach: 2 };
 const GIVE_UP_MS = 60_000;
 
-let met = true;
-const report = (label, value, target, ok) => {
-    met &&= ok;
-    console.log(`${label.padEnd(66)} ${String(value).padStart(10)}   target ${target}${ok ? '' : '   MISSED'}`);
-};
-
-const percentile = (values, p) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
+const { report, met } = reporter();
 
 /** A model that answers every call after MODEL_DELAY_MS (connections kept open meanwhile). */
 const startSlowModel = async () => {
@@ -156,4 +148,4 @@ const env = { RATE_LIMIT_PER_ACCOUNT: '100000000', RATE_LIMIT_PER_IP: '100000000
     }
 }
 
-console.log(met ? 'all targets met' : 'some targets missed');
+console.log(met() ? 'all targets met' : 'some targets missed');

@@ -5,6 +5,7 @@
 // still PENDING or RUNNING, or the tick handled late). Embedded store, one server, RUN_CONCURRENCY 4.
 // Figures depend on what else the machine runs: compare runs made back to back.
 import { createWorkflow, sleep, waitToStart as waitOf } from './lib/api.mjs';
+import { percentile, reporter } from './lib/bench.mjs';
 import { createAccount, startServer } from './lib/server.mjs';
 
 const TARGET_MS = 1_000;
@@ -13,16 +14,7 @@ const SAMPLES = 20;
 const WARM_UP_MS = 5_000;
 const GIVE_UP_MS = 30_000;
 
-let met = true;
-const report = (label, value, target, ok) => {
-    met &&= ok;
-    console.log(`${label.padEnd(66)} ${String(value).padStart(10)}   target ${target}${ok ? '' : '   MISSED'}`);
-};
-
-const percentile = (values, p) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
+const { report, met } = reporter();
 
 const everySecond = { nodes: [{ id: 'start', type: 'TRIGGER', data: { schedule: { cron: '* * * * * *' } } }], edges: [] };
 const signUp = async (server) => ({ authorization: `Bearer ${(await createAccount(server)).token}` });
@@ -82,4 +74,4 @@ try {
     await server.stop();
 }
 
-console.log(met ? 'all targets met' : 'some targets missed');
+console.log(met() ? 'all targets met' : 'some targets missed');

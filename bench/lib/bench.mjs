@@ -29,3 +29,24 @@ export const openBench = async (store, sink, env, [whatWidth, valueWidth, target
 
     return met;
 };
+
+/**
+ * For a benchmark that manages its own server: `report(what, value, target, ok)` prints one aligned
+ * line (MISSED when not ok); `met()` says whether every figure so far met its target.
+ */
+export const reporter = () => {
+    let all = true;
+    return {
+        report(label, value, target, ok) {
+            all &&= ok;
+            console.log(`${label.padEnd(66)} ${String(value).padStart(10)}   target ${target}${ok ? '' : '   MISSED'}`);
+        },
+        met: () => all
+    };
+};
+
+/** The nearest-rank percentile `p` (0–100) of `values`. */
+export const percentile = (values, p) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
