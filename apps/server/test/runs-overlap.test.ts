@@ -145,6 +145,11 @@ describe('runs: a drain that outlives its lease in its own process', { timeout: 
         const before = (await t.app.ctx.db.one<{ takeovers: number }>('SELECT takeovers FROM runs WHERE id = $1', [runId]))!.takeovers;
         holdEventLoop(LEASE_MS * 1.5);
         const second = drainWorkflow(secondDrain(t), workflowId, { attrs: {} } as Job);
+        // Refusals stay slow until the second drain holds the lease: otherwise the old drain, free
+        // again, could finish the run's last elements first and there would be nothing to take over.
+        while (!(await t.app.ctx.db.one("SELECT 1 FROM workflow_leases WHERE workflow_id = $1 AND holder = 'second-drain'", [workflowId]))) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+        }
         t.smtp.refuseRecipients(refusal, 20);
         const run = await api.waitFor(runId, undefined, 60_000);
         await second;
