@@ -35,14 +35,14 @@ const holdEventLoop = (ms: number) => {
 };
 
 /** A second drain of this process, as Agenda would start one: the worker's code over the app's store, queue and mailer. */
-const secondDrain = (t: TestServer): DrainEnv => ({
+const secondDrain = (t: TestServer, log: Pino.Logger): DrainEnv => ({
     db: t.app.ctx.db,
     mailer: t.app.ctx.mailer,
     mailConcurrency: CONNECTIONS * 8,
     aiConcurrency: 1,
     aiRetryBudgetMs: 1000,
     journalDir: Path.join(t.config.dataDir, 'journal'),
-    log: Pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log,
     queue: t.app.ctx.queue,
     deps: runDeps(t.app.ctx, t.app.services),
     metrics: createRunMetrics(new Registry()),
@@ -57,6 +57,39 @@ const secondDrain = (t: TestServer): DrainEnv => ({
     drainPlacesFull: () => false,
     stopping: false
 });
+
+/**
+ * Holds the process past the lease, then starts a second drain of the workflow here, as a job Agenda
+ * handed out again would, until that drain took the lease from the old one still executing. On
+ * PostgreSQL the old drain's overdue heartbeat may renew its expired lease before the second drain's
+ * claim arrives (nobody had taken it: that is allowed); the second then finds it held and returns.
+ */
+const takeOver = async (t: TestServer, workflowId: string): Promise<{ second: Promise<void> }> => {
+    for (let attempt = 1; attempt <= 10; attempt++) {
+        let tookOver = false;
+        // The drain says so once it holds the lease and sees the older drain still executing here.
+        const log = Pino({ level: 'warn' }, {
+            write(line: string) {
+                tookOver ||= line.includes('an older drain of the workflow lost its lease');
+            }
+        });
+        holdEventLoop(LEASE_MS * 1.5);
+        let settled = false;
+        const second = drainWorkflow(secondDrain(t, log), workflowId, { attrs: {} } as Job).finally(() => {
+            settled = true;
+        });
+        while (!tookOver && !settled) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+
+        if (tookOver) {
+            // Wrapped: an async function returning the promise itself would wait for it to settle.
+            return { second };
+        }
+    }
+
+    throw new Error('the second drain never took the lease over');
+};
 
 describe('runs: a drain that outlives its lease in its own process', { timeout: 120_000 }, () => {
     let t: TestServer;
@@ -80,10 +113,7 @@ describe('runs: a drain that outlives its lease in its own process', { timeout: 
         await held;
         const attemptsBefore = await t.app.ctx.db.one<{ takeovers: number }>('SELECT takeovers FROM runs WHERE id = $1', [runId]);
 
-        // The process is held past the lease, then (before the old drain's heartbeat runs) another
-        // drain of the workflow starts here, as a job Agenda handed out again would.
-        holdEventLoop(LEASE_MS * 1.5);
-        const second = drainWorkflow(secondDrain(t), workflowId, { attrs: {} } as Job);
+        const { second } = await takeOver(t, workflowId);
 
         // Had the new drain resumed the run at once, it would have read the held e-mails as unknown
         // and queued them again by now.
@@ -143,13 +173,9 @@ describe('runs: a drain that outlives its lease in its own process', { timeout: 
         }
 
         const before = (await t.app.ctx.db.one<{ takeovers: number }>('SELECT takeovers FROM runs WHERE id = $1', [runId]))!.takeovers;
-        holdEventLoop(LEASE_MS * 1.5);
-        const second = drainWorkflow(secondDrain(t), workflowId, { attrs: {} } as Job);
         // Refusals stay slow until the second drain holds the lease: otherwise the old drain, free
         // again, could finish the run's last elements first and there would be nothing to take over.
-        while (!(await t.app.ctx.db.one("SELECT 1 FROM workflow_leases WHERE workflow_id = $1 AND holder = 'second-drain'", [workflowId]))) {
-            await new Promise((resolve) => setTimeout(resolve, 5));
-        }
+        const { second } = await takeOver(t, workflowId);
         t.smtp.refuseRecipients(refusal, 20);
         const run = await api.waitFor(runId, undefined, 60_000);
         await second;

@@ -76,12 +76,21 @@ describe('runs: retrying the failed e-mails of a run', () => {
         expect(api.node(first, 'send').error).toMatch(/^1 of 2 retried e-mails failed again: #0: /);
 
         // Two retries queued at once, of the first run and of the retry: only one still-failed row is left.
+        // Both wait behind another run of the workflow, held at its first e-mail: had the first retry
+        // started, its e-mail under way (or accepted) would leave the second nothing to retry (409).
+        const held = t.smtp.hold(1);
+        const other = await api.enqueue(workflowId);
+        await held;
         const viaFirst = (await api.call('POST', `/api/workflows/runs/${failed.runId}/retry`)).json.runId;
-        const viaRetry = (await api.call('POST', `/api/workflows/runs/${first.runId}/retry`)).json.runId;
-        const [a, b] = [await api.waitFor(viaFirst), await api.waitFor(viaRetry)];
+        const second = await api.call('POST', `/api/workflows/runs/${first.runId}/retry`);
+        expect(second.statusCode, second.payload).toBe(202);
+        t.smtp.release();
+        await api.waitFor(other);
+        const [a, b] = [await api.waitFor(viaFirst), await api.waitFor(second.json.runId)];
         expect([a.result.emailsSent, b.result.emailsSent]).toEqual([1, 0]);
-        const received = t.smtp.messages.filter((m) => m.to[0]?.endsWith('@again.example.test')).map((m) => m.to[0]);
-        expect(received.sort()).toEqual(['a@again.example.test', 'b@again.example.test']);
+        // Counting the retries' e-mails only (their Message-IDs name their run): the failed row once.
+        const retried = t.smtp.messages.filter((m) => [first.runId, a.runId, b.runId].some((id) => header(m.raw, 'Message-ID').startsWith(`<${id}.`)));
+        expect(retried.map((m) => m.to[0]).sort()).toEqual(['a@again.example.test', 'b@again.example.test']);
     });
 
     it('answers 404 for unknown and foreign runs, and 409 for runs not ended or with nothing to retry', async () => {
