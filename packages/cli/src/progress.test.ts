@@ -5,7 +5,7 @@ import type { Io } from './io.js';
 import { Meter, progressLine } from './progress.js';
 
 const io = (color: boolean) => ({ color }) as Io;
-const output = (figures: Record<string, number>): RunNode =>
+const output = (figures: Record<string, number | string>): RunNode =>
     ({ nodeId: 'send', type: 'OUTPUT', status: 'RUNNING', error: null, startedAt: null, completedAt: null, output: figures }) as RunNode;
 
 describe('progress lines', () => {
@@ -36,5 +36,13 @@ describe('progress lines', () => {
         const ai = { ...output({ aiDone: 3, aiTotal: 12 }), nodeId: 'write', type: 'AI' } as RunNode;
         expect(progressLine(io(false), ai, meter, 0)).toBe('write (AI) [██████░░░░░░░░░░░░░░░░░░] 3/12 AI calls');
         expect(progressLine(io(false), { ...output({}), type: 'FILTER' } as RunNode, meter, 0)).toBeNull();
+    });
+
+    it('say why an OUTPUT node is held up, as the run detail gives it', () => {
+        const meter = new Meter();
+        const held = output({ emailsSent: 64, emailsTotal: 200, waiting: 'relay unreachable since 12:00:01 (connect ECONNREFUSED), next try in 8 s' });
+        expect(progressLine(io(false), held, meter, 0)).toBe(
+            'send (OUTPUT) [████████░░░░░░░░░░░░░░░░] 64/200 e-mails · waiting: relay unreachable since 12:00:01 (connect ECONNREFUSED), next try in 8 s'
+        );
     });
 });

@@ -93,7 +93,7 @@ const eta = (ms: number): string => {
 
 const perSecond = (rate: number): string => (rate >= 10 ? `${Math.round(rate)}/s` : `${rate.toFixed(1)}/s`);
 
-/** `send (OUTPUT) [████░░░░] 120/516 e-mails · 40/s · 10s left`, or null for a node with no count. */
+/** `send (OUTPUT) [████░░░░] 120/516 e-mails · 40/s · ETA 10s` (`· waiting: …` while held up), or null for a node with no count. */
 export const progressLine = (io: Io, node: RunNode, meter: Meter, now: number): string | null => {
     const counts = countsOf(node);
     if (!counts) {
@@ -108,6 +108,12 @@ export const progressLine = (io: Io, node: RunNode, meter: Meter, now: number): 
         if (counts.total !== null && counts.done < counts.total) {
             parts.push(rate > 0 ? `ETA ${eta(((counts.total - counts.done) / rate) * 1000)}` : 'ETA -');
         }
+    }
+
+    // Why an OUTPUT node is held up (the relay is down, say), as the plain display says it too.
+    const waiting = node.type === 'OUTPUT' ? (node.output as Figures)?.waiting : undefined;
+    if (typeof waiting === 'string') {
+        parts.push(inline(`waiting: ${waiting}`));
     }
 
     const shown = counts.total === null ? '' : `${bar(io, counts.total === 0 ? 1 : counts.done / counts.total)} `;
