@@ -22,12 +22,7 @@ export default defineConfig({
                 globalSetup: ['test/global-setup.ts'],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
-                pool: 'forks',
-                // A fork runs file after file with the modules it has already loaded: each file started
-                // a fresh fork that imported the server again: the embedded suite took 306 s, imports
-                // 212 s of it summed over forks; so 218 s and 25 s. Every suite starts and closes its
-                // own server and store, so nothing of one file's state reaches the next.
-                isolate: false
+                pool: 'forks'
             }
         }))
     }
