@@ -30,6 +30,7 @@ import { workflowRoutes } from './routes/workflows.js';
 import { loadSecrets } from './secrets.js';
 import { type BounceReceiver, startBounceReceiver } from './mail/bounces/receiver.js';
 import { createServices, type Services } from './services/index.js';
+import { publicBase } from './services/suppressions.js';
 import { createBlobStore } from './store/blobs.js';
 import { type Connect, createDb, createPool } from './store/db.js';
 import { type EmbeddedPostgres, startEmbedded } from './store/embedded.js';
@@ -152,6 +153,14 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         url: null,
         bouncePort: null,
         async start() {
+            // Real mail with links to where this server listens: recipients cannot open them.
+            if (config.smtpUrl && !config.publicUrl) {
+                log.warn(
+                    { links: publicBase(config) },
+                    `SMTP_URL sends real e-mail but PUBLIC_URL is not set: unsubscribe and hook links point to ${publicBase(config)}, which recipients cannot reach; set PUBLIC_URL to the address they reach this server at`
+                );
+            }
+
             // The worker first: in role `all` it connects the channel the API announces runs on.
             await (worker ? worker.start() : ctx.queue.open());
             lock?.watch(() => {
