@@ -63,6 +63,22 @@ describe('flowctl preview', () => {
         expect(missing.stderr).toContain('flowctl apply -f');
     });
 
+    it('shows the text part, then says an HTML part exists and shows it as text, a row\'s markup as the text it is', async () => {
+        const withHtml = Fs.readFileSync(NEWSLETTER, 'utf8')
+            .replace('file: ../contacts.csv', 'file: ./contacts.csv')
+            .replace('        body: |', '        html: "<p>Dear <b>{{item.name}}</b> &amp; friends,</p><p>see you in {{item.city}}.</p>"\n        body: |');
+        const csv = Fs.readFileSync(Path.join(EXAMPLES, 'contacts.csv'), 'utf8').replace('Ada Lovelace', 'Ada <i>Lovelace</i>');
+        const dir = workflowDir({ 'newsletter.yaml': withHtml, 'contacts.csv': csv });
+        const res = await flowctl(['preview', '-f', Path.join(dir, 'newsletter.yaml'), '--rows', '1'], { home });
+        expect(res.code, res.stderr).toBe(0);
+        // The text part first, as a mail reader without HTML shows it; then the HTML part, tags gone:
+        // the row's <i> survives as text only because the server escaped it.
+        const text = res.stdout.indexOf('  The London meetup is on Thursday. See you there!');
+        const html = res.stdout.indexOf(['(HTML part, shown as text)', '  Dear Ada <i>Lovelace</i> & friends,', '  see you in London.', ''].join('\n'));
+        expect(text).toBeGreaterThan(0);
+        expect(html).toBeGreaterThan(text);
+    });
+
     it('--send-test mails the shown e-mails to the signed-in account only; --json prints the response', async () => {
         const before = server.smtp.messages.length;
         const res = await flowctl(['--json', 'preview', NAME, '--rows', '1', '--send-test'], { home });
