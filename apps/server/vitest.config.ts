@@ -20,8 +20,10 @@ export default defineConfig({
                 env: { FLOWCTL_TEST_STORE: store },
                 include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
                 globalSetup: ['test/global-setup.ts'],
-                testTimeout: 30_000,
-                hookTimeout: 60_000,
+                // Guards against a hang, not speed limits: with another suite beside this one on 2 cores,
+                // cases that take 2 s alone took 12-31 s (runs-fairness), and a 30 s limit failed them.
+                testTimeout: 90_000,
+                hookTimeout: 120_000,
                 pool: 'forks'
             }
         }))

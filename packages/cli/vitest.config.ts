@@ -8,8 +8,10 @@ export default defineConfig({
         include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
         // The server's own: one initdb per run, a migrated template each suite's server copies.
         globalSetup: ['../../apps/server/test/global-setup.ts'],
-        testTimeout: 60_000,
-        hookTimeout: 90_000,
+        // Guards against a hang, not speed limits: a case pasting 30 commands took 41 s in CI and
+        // over 60 s with another suite beside it on 2 cores (revisions.test.ts).
+        testTimeout: 180_000,
+        hookTimeout: 180_000,
         pool: 'forks',
         // A suite mostly waits on the binaries it spawns and the server it starts; vitest's default
         // (cores - 1) ran one file at a time on a 2-core CI machine. Three: this package's tests start

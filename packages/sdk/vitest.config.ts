@@ -22,8 +22,9 @@ export default defineConfig({
                 // Packing, installing and type-checking the package does not depend on the store: once.
                 exclude: [...configDefaults.exclude, ...(store === 'embedded' ? [] : ['test/package.test.ts'])],
                 globalSetup: ['../../apps/server/test/global-setup.ts'],
-                testTimeout: 60_000,
-                hookTimeout: 90_000,
+                // Guards against a hang, not speed limits (a loaded 2-core machine is several times slower).
+                testTimeout: 120_000,
+                hookTimeout: 180_000,
                 pool: 'forks'
             }
         }))

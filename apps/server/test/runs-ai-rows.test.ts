@@ -41,7 +41,8 @@ describe('runs: a per-row AI node', { timeout: 120_000 }, () => {
     beforeAll(async () => {
         stub = await startOpenAiStub();
         t = await startTestServer({
-            config: { ai: { apiKey: 'sk-rows', baseUrl: stub.baseUrl, model: 'gpt-rows' }, aiConcurrency: CONCURRENCY, aiRetryBudgetMs: 3_000, runLeaseMs: 1_000, allowPrivateNetwork: true }
+            // A budget no storm here exhausts, even on a loaded machine (the storm of 429s took more than 3 s so).
+            config: { ai: { apiKey: 'sk-rows', baseUrl: stub.baseUrl, model: 'gpt-rows' }, aiConcurrency: CONCURRENCY, aiRetryBudgetMs: 60_000, runLeaseMs: 1_000, allowPrivateNetwork: true }
         });
         api = runsApi(t, await createAccount(t));
     });
@@ -115,12 +116,22 @@ describe('runs: a per-row AI node', { timeout: 120_000 }, () => {
     });
 
     it('fails the node once a call has been refused for longer than AI_RETRY_BUDGET_MS', async () => {
-        stub.fallback({ status: 429, error: 'Rate limit reached for requests', headers: { 'retry-after': '1' } });
-        const run = await api.waitFor(await api.enqueue(await api.workflow(perRow(await api.upload(people('budget', 3))))), undefined, 60_000);
-        expect(run.status).toBe('FAILED');
-        expect(api.node(run, 'writer').error).toMatch(
-            /^the language-model endpoint still answered HTTP 429 after \d+ s of retries \(AI_RETRY_BUDGET_MS\): 429 Rate limit reached for requests$/
-        );
+        const refusing = await startOpenAiStub();
+        const short = await startTestServer({
+            config: { ai: { apiKey: 'sk-rows', baseUrl: refusing.baseUrl, model: 'gpt-rows' }, aiConcurrency: CONCURRENCY, aiRetryBudgetMs: 3_000, allowPrivateNetwork: true }
+        });
+        try {
+            const own = runsApi(short, await createAccount(short));
+            refusing.fallback({ status: 429, error: 'Rate limit reached for requests', headers: { 'retry-after': '1' } });
+            const run = await own.waitFor(await own.enqueue(await own.workflow(perRow(await own.upload(people('budget', 3))))), undefined, 60_000);
+            expect(run.status).toBe('FAILED');
+            expect(own.node(run, 'writer').error).toMatch(
+                /^the language-model endpoint still answered HTTP 429 after \d+ s of retries \(AI_RETRY_BUDGET_MS\): 429 Rate limit reached for requests$/
+            );
+        } finally {
+            await short.close();
+            await refusing.close();
+        }
     });
 
     it('stops at once on 401, with the hint', async () => {
