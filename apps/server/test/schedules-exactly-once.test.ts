@@ -99,12 +99,15 @@ if (store === 'postgres') {
             // and started again at once; every third tick two are. One that has not started yet is
             // not killed (starting takes seconds on a loaded machine), so some worker is always up.
             let kills = 0;
-            for (let k = 0; k < TICKS; k++) {
-                const tick = first + k * TICK_MS;
-                const offset = [-60, 0, 40][k % 3] as number;
+            // Past TICKS while fewer than half of them had a kill (workers slow to start on a loaded
+            // machine are spared), up to three times as many ticks.
+            let ticks = 0;
+            for (; ticks < TICKS || (kills < TICKS / 2 && ticks < TICKS * 3); ticks++) {
+                const tick = first + ticks * TICK_MS;
+                const offset = [-60, 0, 40][ticks % 3] as number;
                 await sleepUntil(tick + offset);
                 const up = [0, 1, 2].filter((i) => started(children[i]!));
-                const victims = up.slice(0, Math.min(k % 3 === 2 ? 2 : 1, up.length - 1));
+                const victims = up.slice(0, Math.min(ticks % 3 === 2 ? 2 : 1, up.length - 1));
                 for (const i of victims) {
                     children[i]!.process.kill('SIGKILL');
                 }
@@ -119,7 +122,7 @@ if (store === 'postgres') {
             // Once the last tick is handled, stop the schedule; the ticks it handled are those before its next one.
             const nextRunAt = async () =>
                 (await api.app.ctx.db.query<{ next_run_at: Date }>('SELECT next_run_at FROM workflow_triggers WHERE workflow_id = $1', [workflowId]))[0]!.next_run_at.getTime();
-            while ((await nextRunAt()) <= first + (TICKS - 1) * TICK_MS) {
+            while ((await nextRunAt()) <= first + (ticks - 1) * TICK_MS) {
                 await new Promise((resolve) => setTimeout(resolve, 50));
             }
 
@@ -127,7 +130,7 @@ if (store === 'postgres') {
             expect(paused.statusCode, paused.payload).toBe(200);
             const [row] = await api.app.ctx.db.query<{ next_run_at: Date; skipped_ticks: string }>('SELECT next_run_at, skipped_ticks FROM workflow_triggers WHERE workflow_id = $1', [workflowId]);
             const handled = Math.round((row!.next_run_at.getTime() - first) / TICK_MS);
-            expect(handled).toBeGreaterThanOrEqual(TICKS);
+            expect(handled).toBeGreaterThanOrEqual(ticks);
 
             const list: RunJson[] = (await runs.call('GET', `/api/workflows/${workflowId}/runs?limit=500`)).json;
             const perTick = new Map<string, number>();
@@ -146,6 +149,6 @@ if (store === 'postgres') {
             // Most ticks did run: kills cost a tick now and then, not the schedule.
             const debug = JSON.stringify(list.map((r) => [r.status, r.trigger.scheduledFor]));
             expect(perTick.size, debug).toBeGreaterThan(handled / 2);
-        }, 120_000);
+        }, 240_000);
     });
 }
