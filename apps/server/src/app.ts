@@ -155,9 +155,10 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         async start() {
             // Real mail with links to where this server listens: recipients cannot open them.
             if (config.smtpUrl && !config.publicUrl) {
+                const links = publicBase(config);
                 log.warn(
-                    { links: publicBase(config) },
-                    `SMTP_URL sends real e-mail but PUBLIC_URL is not set: unsubscribe and hook links point to ${publicBase(config)}, which recipients cannot reach; set PUBLIC_URL to the address they reach this server at`
+                    { links },
+                    `SMTP_URL sends real e-mail but PUBLIC_URL is not set: unsubscribe and hook links point to ${links}, which recipients cannot reach; set PUBLIC_URL to the address they reach this server at`
                 );
             }
 
