@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-    entry: ['src/index.ts', 'src/main.ts'],
+    entry: { index: 'src/index.ts', main: 'src/main.ts', 'embedded-thread': 'src/store/embedded-thread.ts' },
     format: ['esm'],
     dts: { entry: 'src/index.ts' },
     clean: true,

@@ -33,7 +33,7 @@ import { createServices, type Services } from './services/index.js';
 import { publicBase } from './services/suppressions.js';
 import { createBlobStore } from './store/blobs.js';
 import { type Connect, createDb, createPool } from './store/db.js';
-import { type EmbeddedPostgres, startEmbedded } from './store/embedded.js';
+import { EMBEDDED_CONNECTIONS, type EmbeddedPostgres, startEmbedded } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
 import { createRunChanges } from './store/run-changes.js';
 import { runDeps } from './services/run-deps.js';
@@ -107,7 +107,7 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
         connect = embedded.connect;
     }
 
-    const pool = createPool(connect, embedded ? 1 : 10, {
+    const pool = createPool(connect, embedded ? EMBEDDED_CONNECTIONS : 10, {
         sharedSession: embedded !== null,
         connectTimeoutMs: config.databaseConnectTimeoutMs,
         statementTimeoutMs: config.databaseStatementTimeoutMs

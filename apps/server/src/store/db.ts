@@ -33,15 +33,8 @@ const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
     }
 });
 
-/**
- * `sharedSession`: every connection reaches the same database session (embedded PGlite behind
- * pglite-socket, which keeps the session's state when a connection closes). After a database error
- * the pool discards its connection and opens a new one whose client knows no named statement, while
- * the session still holds those of the old one: every prepared statement would then fail with
- * "prepared statement … already exists", and each failure discards the connection again. A new
- * connection therefore starts by forgetting them.
- */
 export interface PoolOptions {
+    /** Every connection reaches the same database session (embedded PGlite): see sharedSessionClient. */
     sharedSession?: boolean;
     /** Opening a connection (or waiting for one of the pool's) longer than this fails. */
     connectTimeoutMs?: number;
@@ -55,6 +48,72 @@ export interface PoolOptions {
 /** A PostgreSQL URL, or (embedded) a function that opens a connection in-process. */
 export type Connect = string | (() => Duplex);
 
+/** What of `pg`'s connection (8.x, lib/connection.js) this reaches: the statements it knows prepared. */
+interface StatementsKnown {
+    parsedStatements: Record<string, string>;
+    submittedNamedStatements: Record<string, string>;
+    once(event: 'end', listener: () => void): void;
+}
+
+/** What of `pg`'s client (8.x, lib/client.js) this reaches: a statement's error, and the statement. */
+interface ClientInternals {
+    _getActiveQuery(): { name?: string; text?: string } | null;
+    _handleErrorMessage(msg: { code?: string }): void;
+}
+
+const handleErrorMessage = (pg.Client.prototype as unknown as ClientInternals)._handleErrorMessage;
+
+/**
+ * Clients of one database session (embedded PGlite behind pglite-socket, which keeps the session
+ * when a connection closes): a statement one connection prepared exists for the others, so they
+ * share what `pg` knows of them (a statement prepared anew would fail: "already exists"). Sent ahead
+ * of its Parse's answer is safe too, as the connections cross to the database in the order they
+ * were written (store/thread-socket.ts). A connection that ends forgets what it sent and never had
+ * answered: that Parse may never have run.
+ *
+ * Should the session and the clients disagree all the same (a Parse that ran for a connection that
+ * ended first), the session's answer corrects them: the statement fails once, not every time.
+ */
+const sharedSessionClient = (): typeof pg.Client => {
+    const parsed: Record<string, string> = {};
+    const submitted: Record<string, string> = {};
+    return class SharedSessionClient extends pg.Client {
+        _handleErrorMessage(this: ClientInternals, msg: { code?: string }): void {
+            const query = this._getActiveQuery();
+            if (query?.name && msg.code === '42P05') {
+                // duplicate_prepared_statement: the session has it; it is bound from now on.
+                parsed[query.name] = query.text ?? '';
+            } else if (query?.name && msg.code === '26000') {
+                // invalid_sql_statement_name: the session does not have it; it is parsed next time.
+                delete parsed[query.name];
+            }
+
+            handleErrorMessage.call(this, msg);
+        }
+
+        constructor(config?: string | pg.ClientConfig) {
+            super(config);
+            const connection = (this as unknown as { connection: StatementsKnown }).connection;
+            const mine = new Set<string>();
+            connection.parsedStatements = parsed;
+            connection.submittedNamedStatements = new Proxy(submitted, {
+                set(target, name: string, text: string) {
+                    mine.add(name);
+                    target[name] = text;
+                    return true;
+                }
+            });
+            connection.once('end', () => {
+                for (const name of mine) {
+                    if (parsed[name] === undefined) {
+                        delete submitted[name];
+                    }
+                }
+            });
+        }
+    };
+};
+
 export const createPool = (connect: Connect, max: number, options: PoolOptions = {}): pg.Pool => {
     const pool = new pg.Pool({
         ...(typeof connect === 'string' ? { connectionString: connect } : { stream: connect, user: 'postgres', database: 'postgres' }),
@@ -63,7 +122,7 @@ export const createPool = (connect: Connect, max: number, options: PoolOptions =
         idleTimeoutMillis: 0,
         ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
         ...(options.statementTimeoutMs ? { query_timeout: options.statementTimeoutMs } : {}),
-        ...(options.sharedSession ? { onConnect: (client: pg.ClientBase) => client.query('DEALLOCATE ALL') } : {})
+        ...(options.sharedSession ? { Client: sharedSessionClient() } : {})
     });
 
     // An idle client that loses its connection emits here; without a listener the process would crash.
