@@ -13,6 +13,7 @@ const root = Path.resolve(Path.dirname(new URL(import.meta.url).pathname), '..',
 const mainJs = Path.join(root, 'apps', 'server', 'dist', 'main.js');
 /** Node's flags as `npm start` and the `flowctl-server` command pass them (see apps/server/src/main.ts). */
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=16'];
+const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
 /**
  * BENCH_SERVER_FLAGS adds flags to the server processes, to profile them (Node refuses --cpu-prof in
  * NODE_OPTIONS): `BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/preview.mjs embedded`.
@@ -21,7 +22,8 @@ const { BENCH_SERVER_FLAGS = '' } = process.env;
 const EXTRA_FLAGS = BENCH_SERVER_FLAGS.split(/\s+/).filter(Boolean);
 
 /** The built server process as an operator starts it, with `args` (e.g. `--role=worker`). */
-export const spawnServer = (args, options) => spawn(process.execPath, [...SERVER_NODE_FLAGS, ...EXTRA_FLAGS, mainJs, ...args], options);
+export const spawnServer = (args, options) =>
+    spawn(process.execPath, [...SERVER_NODE_FLAGS, ...EXTRA_FLAGS, mainJs, ...args], { ...options, env: { ...(options.env ?? process.env), ...SERVER_ENV } });
 
 /** A `--role=worker` process on `env` (a server's, to share its database); its output is not kept. */
 export const startWorker = (env) => {

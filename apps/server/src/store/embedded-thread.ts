@@ -14,7 +14,7 @@ const port = parentPort!;
 const reply = (message: ThreadReply): void => port.postMessage(message, message.type === 'data' ? transfer(message.data) : []);
 
 const serve = async ({ dir, startParams }: ThreadStart): Promise<void> => {
-    const db = await PGlite.create(dir, { startParams });
+    const db = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...startParams] });
     // pglite-socket's handler wants the queue its server shares between connections (it keeps a
     // transaction's statements together), which that package makes but does not export: a server
     // that never listens lends it.

@@ -7,8 +7,6 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-import { PGlite } from '@electric-sql/pglite';
-
 import { removeGroupAndOtherAccess } from '../data-dir.js';
 import { type ThreadReply, type ThreadRequest, ThreadSocket, type ThreadStart, transfer } from './thread-socket.js';
 
@@ -20,8 +18,9 @@ export interface EmbeddedPostgres {
 
 // PGlite's shared_buffers default (128 MB) is most of its footprint; 16 MB holds our working set.
 // Measured: a reopen idles at 183 MB RSS instead of 300 MB. work_mem, maintenance_work_mem and
-// wal_buffers made no measurable difference, so they keep their defaults.
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+// wal_buffers made no measurable difference, so they keep their defaults. Added to PGlite's own by
+// whoever loads PGlite: this thread does not (its code would take heap here too).
+const START_PARAMS = ['-c', 'shared_buffers=16MB'];
 
 // Run as `node -e INITDB <pglite module path> <dir> <start params as JSON>`. The path is resolved by
 // require (import.meta.resolve does not exist under the test runner), so the child loads PGlite's
@@ -29,8 +28,8 @@ const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB']
 const INITDB = `
 process.stdin.on('end', () => process.exit(1)).resume();
 const [modulePath, dir, startParams] = process.argv.slice(1);
-require(modulePath)
-    .PGlite.create(dir, { startParams: JSON.parse(startParams) })
+const { PGlite } = require(modulePath);
+PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...JSON.parse(startParams)] })
     .then((db) => db.close())
     .then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
 `;
@@ -102,16 +101,16 @@ const threadEntry = (): URL => {
 
 /**
  * PGlite is PostgreSQL in-process. Handing `pg` a connection to it lets the same code (and Agenda's
- * Postgres backend) talk to it as to a real server. PGlite is a single session, so callers must use
- * a pool of one connection (created with `sharedSession`, see store/db.ts).
+ * Postgres backend) talk to it as to a real server. PGlite is a single session, which every
+ * connection reaches: a pool of them is created with `sharedSession` (see store/db.ts).
  *
  * It runs in a thread of its own (embedded-thread.ts): statements are computed there while this
  * thread answers requests, and the two cores of a small machine share the work. Measured on trivial
  * runs, PGlite was 38 % of this thread's time, which was the bottleneck.
  *
  * A connection is a stream over the channel between the two threads (thread-socket.ts), not a
- * socket: nothing outside this process can reach the database. (It was served on a loopback port, where any local user connected as `postgres`
- * without a password, whatever the data directory's mode.)
+ * socket: nothing outside this process can reach the database. (It was served on a loopback port,
+ * where any local user connected as `postgres` without a password, whatever the data directory's mode.)
  */
 export const startEmbedded = async (dataDir: string): Promise<EmbeddedPostgres> => {
     const dir = Path.join(dataDir, 'pg');

@@ -16,6 +16,7 @@ export type ThreadReply = { type: 'ready' } | { type: 'failed'; message: string 
 
 export interface ThreadStart {
     dir: string;
+    /** Added to PGlite's defaults. */
     startParams: string[];
 }
 
