@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 import { SlowFirst } from '../../.ci/slow-first.js';
+import { TEST_EXEC_ARGV } from '../../.ci/test-node-flags.js';
 
 // Every API suite runs on embedded PGlite; with TEST_DATABASE_URL it runs again on real PostgreSQL.
 const stores = process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
@@ -24,7 +25,8 @@ export default defineConfig({
                 // cases that take 2 s alone took 12-31 s (runs-fairness), and a 30 s limit failed them.
                 testTimeout: 90_000,
                 hookTimeout: 120_000,
-                pool: 'forks'
+                pool: 'forks',
+                execArgv: TEST_EXEC_ARGV
             }
         }))
     }

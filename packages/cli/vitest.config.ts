@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 import { SlowFirst } from '../../.ci/slow-first.js';
+import { TEST_EXEC_ARGV } from '../../.ci/test-node-flags.js';
 
 // The tests spawn the built binary against a real server; one initdb per run (global setup), forks.
 export default defineConfig({
@@ -13,6 +14,7 @@ export default defineConfig({
         testTimeout: 180_000,
         hookTimeout: 180_000,
         pool: 'forks',
+        execArgv: TEST_EXEC_ARGV,
         // A suite mostly waits on the binaries it spawns and the server it starts; vitest's default
         // (cores - 1) ran one file at a time on a 2-core CI machine. Three: this package's tests start
         // last (after the server's build) and held CI's longest files. VITEST_MAX_WORKERS overrides it.

@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 import { SlowFirst } from '../../.ci/slow-first.js';
+import { TEST_EXEC_ARGV } from '../../.ci/test-node-flags.js';
 
 // The SDK is tested against a real server (apps/server, from source) on embedded PGlite; with
 // TEST_DATABASE_URL, again on real PostgreSQL. The server's global setup prepares the template store.
@@ -25,7 +26,8 @@ export default defineConfig({
                 // Guards against a hang, not speed limits (a loaded 2-core machine is several times slower).
                 testTimeout: 120_000,
                 hookTimeout: 180_000,
-                pool: 'forks'
+                pool: 'forks',
+                execArgv: TEST_EXEC_ARGV
             }
         }))
     }
