@@ -122,9 +122,14 @@ export interface RemoteRuns {
 }
 
 /** Just enough of the API over a real socket, for a server in another process. */
-export const remote = (url: string, account: TestAccount): RemoteRuns => {
+export const remote = (child: Child, account: TestAccount): RemoteRuns => {
+    const url = child.url!;
     const call = async (method: string, path: string) => {
-        const res = await fetch(`${url}${path}`, { method, headers: account.headers });
+        // A server that does not answer went away by itself (the test stops its children only between
+        // calls): what it said last is why.
+        const res = await fetch(`${url}${path}`, { method, headers: account.headers }).catch((err: Error) => {
+            throw new Error(`${method} ${url}${path}: ${(err.cause as Error | undefined)?.message ?? err.message}; the server (exit ${child.process.exitCode ?? child.process.signalCode ?? 'none yet'}) said:\n${child.output.join('').slice(-4000)}`);
+        });
         return { status: res.status, json: (await res.json()) as RunJson };
     };
     return {

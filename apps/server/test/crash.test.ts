@@ -37,7 +37,7 @@ const killDuringOutput = async (noted: boolean) => {
         if (store === 'embedded') {
             await api.app.stop();
             children.push(await startChild('all', testStore, smtp.url));
-            client = remote(children[0]!.url!, account);
+            client = remote(children[0]!, account);
         }
 
         const held = smtp.holdAt(KILL_AT);
@@ -62,7 +62,7 @@ const killDuringOutput = async (noted: boolean) => {
 
         children.push(await startChild(store === 'embedded' ? 'all' : 'worker', testStore, smtp.url));
         if (store === 'embedded') {
-            client = remote(children[1]!.url!, account);
+            client = remote(children[1]!, account);
         }
 
         const deadline = Date.now() + 60_000;

@@ -53,7 +53,7 @@ export const cluster = async (smtp: GatedSmtp) => {
             const child = await startChild(store === 'embedded' ? 'all' : 'worker', testStore, smtp.url);
             children.push(child);
             if (store === 'embedded') {
-                const r = remote(child.url!, account);
+                const r = remote(child, account);
                 client = { enqueue: r.enqueue, get: r.get, retry: (runId) => r.call('POST', `/api/workflows/runs/${runId}/retry`) };
             }
         },

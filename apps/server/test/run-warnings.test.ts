@@ -35,7 +35,7 @@ describe('runs: the server log of an ordinary run', { timeout: 120_000 }, () => 
             api.smtp.delay(20);
             const child = await startChild('all', testStore, api.smtp.url, { SMTP_CONNECTIONS: '4' }, systemNode());
             children.push(child);
-            const client = remote(child.url!, account);
+            const client = remote(child, account);
             const runId = await client.enqueue(workflowId);
             let run: RunJson;
             for (;;) {

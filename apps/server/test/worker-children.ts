@@ -39,7 +39,7 @@ export const workerChildren = (children: Child[], api: TestServer, account: Test
             const child = await startChild(embedded ? 'all' : 'worker', testStore, smtpUrl, env);
             children.push(child);
             if (embedded) {
-                const r = remote(child.url!, account);
+                const r = remote(child, account);
                 client = { enqueue: r.enqueue, get: r.get, retry: (runId) => r.call('POST', `/api/workflows/runs/${runId}/retry`) };
             }
 

@@ -51,7 +51,9 @@ const serve = async ({ dir, startParams }: ThreadStart): Promise<void> => {
     reply({ type: 'ready' });
 };
 
-serve(workerData as ThreadStart).catch((err: Error) => {
-    reply({ type: 'failed', message: err.message });
+serve(workerData as ThreadStart).catch((err: unknown) => {
+    // Not every failure is an Error: PGlite's file system errors are plain objects.
+    const message = err instanceof Error ? err.message : (err as { message?: unknown })?.message;
+    reply({ type: 'failed', message: typeof message === 'string' ? message : String(JSON.stringify(err) ?? err) });
     port.close();
 });
