@@ -194,6 +194,8 @@ export const createApp = async (config: Config, options: AppOptions = {}): Promi
             );
         },
         async stop() {
+            // No e-mail starts once the stop has begun, however long the requests under way take.
+            worker?.quiesce();
             // Requests waiting for a run to change answer now; other in-flight ones get up to 10 s.
             await ctx.runChanges.close();
             await server?.stop({ timeout: 10_000 });

@@ -24,6 +24,11 @@ import { deliverWebhook, WEBHOOK_SLOTS_PER_ACCOUNT, webhookBackoff } from './web
 
 export interface Worker {
     start(): Promise<void>;
+    /**
+     * From now on takes no new run and starts no new e-mail: a run under way is handed back at its next
+     * element boundary. At once, while the rest of the process stops (stop() waits for it).
+     */
+    quiesce(): void;
     /** Takes no new runs, hands running ones back at their next element boundary, waits for that. */
     stop(): Promise<void>;
 }
@@ -199,6 +204,13 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
         }
     };
 
+    const quiesce = (): void => {
+        stopping = true;
+        for (const stopRun of ctx.queue.local.values()) {
+            stopRun('shutdown');
+        }
+    };
+
     return {
         async start() {
             const backend = new PostgresBackend({ pool: db.pool, ensureSchema: false, disableNotifications: true });
@@ -281,9 +293,11 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             log.info({ holder, concurrency: config.runConcurrency, drains }, 'run worker started');
         },
 
+        quiesce,
+
         async stop() {
             clearTimeout(heapCheck);
-            stopping = true;
+            quiesce();
             await ticks.stop();
             if (sweeper) {
                 clearInterval(sweeper);
@@ -302,10 +316,6 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             }
 
             ctx.queue.stuck = null;
-
-            for (const stopRun of ctx.queue.local.values()) {
-                stopRun('shutdown');
-            }
 
             ctx.queue.wakes.dismissAll();
 
