@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { prepared } from '../src/store/prepared.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, store, type TestServer } from './harness.js';
 
 /**
  * After a database error node-postgres' pool throws the connection away and opens another. On the
@@ -34,21 +34,27 @@ describe('the store after a failed statement', () => {
     });
 
     it('reports a store whose statements fail on /readyz, and is ready again without a restart', async () => {
-        // The session holds a statement of that name that no client knows about: what the embedded
-        // store looks like when a connection went away after its Parse ran but before the answer came.
-        const client = await t.app.ctx.db.pool.connect();
+        // A session holds a statement of that name that its client does not know about. Embedded: the one
+        // session every connection shares, as when a connection went away after its Parse ran but before
+        // the answer came. PostgreSQL: every idle connection's own, as after a failed request.
+        const { pool } = t.app.ctx.db;
+        const clients = await Promise.all(Array.from({ length: store === 'embedded' ? 1 : pool.totalCount }, () => pool.connect()));
         try {
-            await client.query('PREPARE flowctl_readiness_probe AS SELECT 1 AS ok');
+            for (const client of clients) {
+                await client.query('PREPARE flowctl_readiness_probe AS SELECT 1 AS ok');
+            }
         } finally {
-            client.release();
+            for (const client of clients) {
+                client.release();
+            }
         }
 
         const broken = await t.request({ method: 'GET', url: '/readyz' });
         expect(broken.statusCode).toBe(503);
         expect(broken.json.message).toBe('The database does not answer, or cannot write');
-        // On PostgreSQL the next request may take a connection whose session never had it.
+
         const statuses = [];
-        for (let attempt = 0; attempt <= t.app.ctx.db.pool.totalCount && statuses.at(-1) !== 200; attempt++) {
+        for (let attempt = 0; attempt <= clients.length && statuses.at(-1) !== 200; attempt++) {
             statuses.push((await t.request({ method: 'GET', url: '/readyz' })).statusCode);
         }
         expect(statuses.at(-1)).toBe(200);

@@ -91,7 +91,7 @@ export class ThreadSocket extends Duplex {
     override _read(): void {}
 
     override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-        this.#cross(chunk, callback);
+        this.#cross([chunk], callback);
     }
 
     /**
@@ -100,19 +100,27 @@ export class ThreadSocket extends Duplex {
      * one, so a statement costs one message each way.
      */
     override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
-        this.#cross(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map(({ chunk }) => chunk)), callback);
+        this.#cross(chunks.map(({ chunk }) => chunk), callback);
     }
 
-    #cross(chunk: Buffer, callback: (error?: Error | null) => void): void {
+    #cross(chunks: Buffer[], callback: (error?: Error | null) => void): void {
         if (this.#peerGone || this.#left) {
             callback(new Error('the embedded database connection is closed'));
             return;
         }
 
-        // Copied once and the copy handed over: the chunk may be a view on a bigger buffer (Node's
-        // pool) or one its writer keeps (a constant message), and neither may cross or be detached.
+        // Copied once into a buffer of its own, which is handed over: a chunk may be a view on a bigger
+        // buffer (Node's pool) or one its writer keeps (a constant message), and neither may cross or
+        // be detached.
+        const data = new Uint8Array(chunks.reduce((bytes, chunk) => bytes + chunk.byteLength, 0));
+        let at = 0;
+        for (const chunk of chunks) {
+            data.set(chunk, at);
+            at += chunk.byteLength;
+        }
+
         try {
-            this.#send(new Uint8Array(chunk));
+            this.#send(data);
         } catch (err) {
             callback(err as Error);
             return;
