@@ -36,8 +36,9 @@ const heavyGraph = (uploadId: string) => ({
 const childEnv = {
     NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`,
     RUN_MEMORY_MB: '4096',
-    // A heartbeat every 333 ms: several records while the heap fills.
-    RUN_LEASE_MS: '1000'
+    // A heartbeat every 2 s: the heap fills between two beats, so what names the cause is the record
+    // written out of turn when a look finds the heap near its limit (worker/vitals.ts, NEAR_WATCH_MS).
+    RUN_LEASE_MS: '6000'
 };
 
 /** The API of a server process over a real socket. */

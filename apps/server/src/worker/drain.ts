@@ -10,7 +10,7 @@ import type { Lingered } from '../queue/drain-wakes.js';
 import { noteInterruption } from './interruption.js';
 import { Lease } from './lease.js';
 import { type RunSlots, SlotHold } from './slots.js';
-import { sampleVitals } from './vitals.js';
+import { isNear, NEAR_WATCH_MS, nearNow, sampleVitals } from './vitals.js';
 
 export interface DrainEnv extends WorkerEnv {
     /** Identifies this process in leases and Agenda's lastModifiedBy. */
@@ -66,38 +66,59 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
     /** Set by the run executing: whether it is building rows (for the heartbeat's record). */
     const phase: AttemptPhase = { loading: false };
     let renewing = false;
+    /** A look at the heap found it near its limit while a renewal was under way: record again after it. */
+    let again = false;
+    /** Whether the last record sent shows the process near its memory limits. */
+    let recordedNear = false;
     const interval = Math.max(50, Math.floor(env.leaseMs / 3));
     let lastBeat = performance.now();
     /** How much later than due a beat came, at most, since the last record was written. */
     let late = 0;
-    const heartbeat = setInterval(async () => {
-        const now = performance.now();
-        late = Math.max(late, now - lastBeat - interval);
-        lastBeat = now;
-        if (renewing) {
-            return;
-        }
-
+    const renew = async (): Promise<void> => {
         renewing = true;
         try {
-            // The record rides on the renewal's own write: how close the process is to its memory
-            // limits and how long its event loop was held, for whoever takes the run over if it dies.
-            const vitals = sampleVitals(current, late, env.queue.local.size, current !== null && phase.loading);
-            late = 0;
-            // The same statement keeps the job's lock, as job.touch() would with one of its own, so
-            // Agenda does not hand the job to another process; the lease is what really guards.
-            const lockedAt = new Date();
-            const renewal = await lease.renew(current, vitals, job.attrs._id ? { id: String(job.attrs._id), lockedAt } : null);
-            job.attrs.lockedAt = lockedAt;
-            if (renewal.cancelRequested && current) {
-                env.queue.local.get(current)?.('cancel');
-            }
+            do {
+                again = false;
+                // The record rides on the renewal's own write: how close the process is to its memory
+                // limits and how long its event loop was held, for whoever takes the run over if it dies.
+                const vitals = sampleVitals(current, late, env.queue.local.size, current !== null && phase.loading);
+                late = 0;
+                recordedNear = isNear(vitals);
+                // The same statement keeps the job's lock, as job.touch() would with one of its own, so
+                // Agenda does not hand the job to another process; the lease is what really guards.
+                const lockedAt = new Date();
+                const renewal = await lease.renew(current, vitals, job.attrs._id ? { id: String(job.attrs._id), lockedAt } : null);
+                job.attrs.lockedAt = lockedAt;
+                if (renewal.cancelRequested && current) {
+                    env.queue.local.get(current)?.('cancel');
+                }
+            } while (again);
         } catch (err) {
             env.log.warn({ err, workflowId }, 'lease heartbeat failed');
         } finally {
             renewing = false;
         }
+    };
+    const heartbeat = setInterval(() => {
+        const now = performance.now();
+        late = Math.max(late, now - lastBeat - interval);
+        lastBeat = now;
+        if (!renewing) {
+            void renew();
+        }
     }, interval);
+    // Out of turn while rows are built: the heap can fill between two beats (vitals.ts, NEAR_WATCH_MS).
+    const nearWatch = setInterval(() => {
+        if (current === null || !phase.loading || recordedNear || again || !nearNow()) {
+            return;
+        }
+
+        if (renewing) {
+            again = true;
+        } else {
+            void renew();
+        }
+    }, NEAR_WATCH_MS);
 
     const waker = env.queue.wakes.open(workflowId);
     /** Not while stopping, nor while this process's drain places are all taken (jobs may wait for one). */
@@ -220,5 +241,6 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
         hold.close();
         waker.close();
         clearInterval(heartbeat);
+        clearInterval(nearWatch);
     }
 };
