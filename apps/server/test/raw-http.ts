@@ -15,6 +15,8 @@ export interface RawRequest {
     /** Written in order; the connection then stays open (a client that stopped sending) unless `end`. */
     chunks?: (string | Buffer)[];
     end?: boolean;
+    /** Aborting closes the connection: a client that gave up. */
+    signal?: AbortSignal;
 }
 
 const parse = (raw: Buffer): RawResponse | null => {
@@ -57,6 +59,7 @@ export const rawRequest = (baseUrl: string, request: RawRequest): Promise<RawRes
     return new Promise((resolve, reject) => {
         const socket = Net.connect({ host: url.hostname, port: Number(url.port) });
         let received = Buffer.alloc(0);
+        request.signal?.addEventListener('abort', () => socket.destroy(), { once: true });
         socket.on('connect', () => {
             const head = [`${request.method} ${request.path} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`)];
             socket.write(`${head.join('\r\n')}\r\n\r\n`);
