@@ -10,9 +10,10 @@ export default defineConfig({
         // The server's own: one initdb per run, a migrated template each suite's server copies.
         globalSetup: ['../../apps/server/test/global-setup.ts'],
         // Guards against a hang, not speed limits: a case pasting 30 commands took 41 s in CI and
-        // over 60 s with another suite beside it on 2 cores (revisions.test.ts).
-        testTimeout: 180_000,
-        hookTimeout: 180_000,
+        // over 60 s with another suite beside it on 2 cores (revisions.test.ts); one pasting 140 took over
+        // 400 s with two CIs side by side on a slower machine (help-examples.test.ts sets its own, longer).
+        testTimeout: 600_000,
+        hookTimeout: 600_000,
         pool: 'forks',
         execArgv: TEST_EXEC_ARGV,
         // A suite mostly waits on the binaries it spawns and the server it starts; vitest's default

@@ -24,8 +24,8 @@ export default defineConfig({
                 exclude: [...configDefaults.exclude, ...(store === 'embedded' ? [] : ['test/package.test.ts'])],
                 globalSetup: ['../../apps/server/test/global-setup.ts'],
                 // Guards against a hang, not speed limits (a loaded 2-core machine is several times slower).
-                testTimeout: 120_000,
-                hookTimeout: 180_000,
+                testTimeout: 300_000,
+                hookTimeout: 300_000,
                 pool: 'forks',
                 execArgv: TEST_EXEC_ARGV
             }

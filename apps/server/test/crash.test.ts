@@ -106,7 +106,7 @@ const killDuringOutput = async (noted: boolean) => {
     }
 };
 
-describe('runs: a worker killed during OUTPUT', { timeout: 120_000 }, () => {
+describe('runs: a worker killed during OUTPUT', () => {
     it('loses nothing, and sends again with the same Message-ID only the e-mail whose acceptance it could not know', () => killDuringOutput(false));
 
     it('does not send again an e-mail whose acceptance it had noted in its journal before it died', () => killDuringOutput(true));

@@ -56,7 +56,7 @@ const tryDatabase = async (config: pg.ClientConfig): Promise<string> => {
     }
 };
 
-describe('one data folder: one owner of the embedded database, and only it reaches the database', { timeout: 120_000 }, () => {
+describe('one data folder: one owner of the embedded database, and only it reaches the database', () => {
     let smtp: SmtpSink;
     let testStore: TestStore;
     const children: Child[] = [];
@@ -137,7 +137,7 @@ describe('one data folder: one owner of the embedded database, and only it reach
 
 // The lock under a running owner: removed or replaced by hand, reached through a link, or left half
 // taken over by a start that was killed. On the embedded store whatever store this project tests.
-describe('the embedded database lock holds when its file is tampered with', { timeout: 120_000 }, () => {
+describe('the embedded database lock holds when its file is tampered with', () => {
     let smtp: SmtpSink;
     let testStore: TestStore;
     let linked: string;

@@ -36,4 +36,4 @@ it('links a Google account in a real browser: connect → consent page → callb
 
     const status = await t.request({ method: 'GET', url: '/api/integrations/google/status', headers: account.headers });
     expect(status.json).toEqual({ connected: true, email: stub.email });
-}, 180_000); // the first run on a machine unpacks the browser (about 200 MB)
+});

@@ -50,7 +50,7 @@ const csvBody = (bytes: number): string => {
     return `${lines.join('\n')}\n`;
 };
 
-describe('hooks under load', { timeout: 180_000 }, () => {
+describe('hooks under load', () => {
     let t: TestServer;
     let owner: TestAccount;
     let other: TestAccount;

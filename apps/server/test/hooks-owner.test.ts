@@ -25,7 +25,7 @@ const hookOf = async (t: TestServer, account: TestAccount): Promise<string> => {
 const post = (t: TestServer, path: string, payload: string, type = 'application/json') =>
     t.request({ method: 'POST', url: path, headers: { 'content-type': type }, payload });
 
-describe('hooks: the owner', { timeout: 120_000 }, () => {
+describe('hooks: the owner', () => {
     let limited: TestServer | null = null;
     let t: TestServer | null = null;
     let second: TestServer | null = null;

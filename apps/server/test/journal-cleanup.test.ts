@@ -9,7 +9,7 @@ import { runsApi } from './run-fixtures.js';
 import { triggerOnly } from './upload-fixtures.js';
 
 describe('delivery journals at start', () => {
-    it('removes the notes of runs that ended without their worker, or no longer exist', { timeout: 60_000 }, async () => {
+    it('removes the notes of runs that ended without their worker, or no longer exist', async () => {
         const testStore = await createTestStore();
         try {
             // An API-only server: the run waits PENDING until it is cancelled, and no worker ever sees it end.

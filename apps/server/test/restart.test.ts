@@ -58,7 +58,7 @@ if (store === 'embedded') {
             await Promise.all(dataDirs.map((dir) => Fs.rm(dir, { recursive: true, force: true })));
         });
 
-        it('creates the database, restarts on it and keeps the data', { timeout: 240_000 }, async () => {
+        it('creates the database, restarts on it and keeps the data', async () => {
             const dataDir = await emptyDataDir();
             // What an interrupted first start may leave: a half-made database beside an empty directory.
             await Fs.mkdir(Path.join(dataDir, 'pg'));

@@ -7,7 +7,7 @@ import { newsletter, runsApi } from './run-fixtures.js';
 
 // Issue 32 §1: revisions of a workflow, If-Match on PATCH, runs tied to the revision they executed.
 
-describe('workflow revisions', { timeout: 120_000 }, () => {
+describe('workflow revisions', () => {
     let t: TestServer;
     let account: TestAccount;
     let other: TestAccount;

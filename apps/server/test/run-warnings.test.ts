@@ -16,7 +16,7 @@ import { newsletter, type RunJson, runsApi, TERMINAL } from './run-fixtures.js';
 
 const ROWS = 60;
 
-describe('runs: the server log of an ordinary run', { timeout: 120_000 }, () => {
+describe('runs: the server log of an ordinary run', () => {
     it('holds no warning while many e-mails are under way at once', async () => {
         expect(Fs.existsSync(MAIN), `${MAIN} is missing: build the server first (npm run build)`).toBe(true);
         // The embedded database belongs to one process: the workflow is made here, the run there.

@@ -38,7 +38,7 @@ const whom = (body: Json): string => /(P\d+)$/.exec(prompt(body))?.[1] ?? '?';
 const rowOf = (body: Json): number => Number(whom(body).slice(1));
 const lineFor = (body: Json): StubReply => ({ content: JSON.stringify({ line: `line for ${whom(body)}` }) });
 
-describe('runs: retrying a run that stopped at an AI node', { timeout: 120_000 }, () => {
+describe('runs: retrying a run that stopped at an AI node', () => {
     let stub: OpenAiStub;
     let t: TestServer;
     let api: ReturnType<typeof runsApi>;

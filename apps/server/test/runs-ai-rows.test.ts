@@ -34,7 +34,7 @@ const whom = (body: Json): string => /Write for (\S+)/.exec(body.messages.at(-1)
 const lineFor = (body: Json): StubReply => ({ content: JSON.stringify({ line: `line for ${whom(body)}` }) });
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('runs: a per-row AI node', { timeout: 120_000 }, () => {
+describe('runs: a per-row AI node', () => {
     let stub: OpenAiStub;
     let t: TestServer;
     let api: ReturnType<typeof runsApi>;

@@ -76,7 +76,7 @@ const client = (url: string, account: TestAccount) => {
     };
 };
 
-describe('runs: a crash loop ends', { timeout: 240_000 }, () => {
+describe('runs: a crash loop ends', () => {
     it('fails a run whose worker ran out of memory at the first takeover, and the next worker stays up', async () => {
         expect(Fs.existsSync(MAIN), `${MAIN} is missing: build the server first (npm run build)`).toBe(true);
         const smtp = await startGatedSmtp();

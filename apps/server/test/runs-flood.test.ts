@@ -44,7 +44,7 @@ const finished = async (t: TestServer, count: number) => {
 /** How many of the flood's runs started before `run` did. */
 const startedBefore = (floodRuns: RunJson[], run: RunJson) => floodRuns.filter((r) => ms(r.startedAt) < ms(run.startedAt)).length;
 
-describe('runs: one account floods the queue with many workflows', { timeout: 120_000 }, () => {
+describe('runs: one account floods the queue with many workflows', () => {
     let testStore: TestStore | null = null;
     const servers: TestServer[] = [];
     afterEach(async () => {

@@ -91,7 +91,7 @@ const takeOver = async (t: TestServer, workflowId: string): Promise<{ second: Pr
     throw new Error('the second drain never took the lease over');
 };
 
-describe('runs: a drain that outlives its lease in its own process', { timeout: 120_000 }, () => {
+describe('runs: a drain that outlives its lease in its own process', () => {
     let t: TestServer;
     let account: TestAccount;
     let api: ReturnType<typeof runsApi>;

@@ -9,7 +9,7 @@ import { newsletter, runsApi } from './run-fixtures.js';
 // Issue 20 §4: within one attempt, an e-mail sent again because its first copy went out and got no
 // answer in time may arrive twice: the run says so. One refused outright did not arrive: no flag.
 
-describe('runs: e-mails sent again within a run', { timeout: 60_000 }, () => {
+describe('runs: e-mails sent again within a run', () => {
     let smtp: GatedSmtp;
     let t: TestServer;
     let api: ReturnType<typeof runsApi>;

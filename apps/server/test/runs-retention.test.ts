@@ -7,7 +7,7 @@ import { newsletter, runsApi } from './run-fixtures.js';
 // Issue 20 §5: finished runs, their node states and their delivery records are deleted
 // RUN_RETENTION_DAYS after they ended; the worker sweeps when it starts and every hour after.
 
-describe('runs: retention', { timeout: 120_000 }, () => {
+describe('runs: retention', () => {
     let first: TestServer | null = null;
     let second: TestServer | null = null;
     afterAll(async () => {

@@ -42,7 +42,7 @@ const send = (run: RunJson): NodeJson => run.nodes.find((node) => node.nodeId ==
 /** Elements an attempt's journal (worker/delivery-journal.ts) notes as refused by the relay. */
 const refusedIn = (file: string): number => new Set(Fs.readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('R '))).size;
 
-describe('runs: the retry of a run given up while its relay refused the resent e-mails', { timeout: 240_000 }, () => {
+describe('runs: the retry of a run given up while its relay refused the resent e-mails', () => {
     it('counts the e-mails whose first copy may have arrived as unknownOutcome, and its retry does not send them', async () => {
         expect(Fs.existsSync(MAIN), `${MAIN} is missing: build the server first (npm run build)`).toBe(true);
         const testStore = await createTestStore();

@@ -8,7 +8,7 @@ import { rawRequest } from './raw-http.js';
 import { newsletter, runsApi } from './run-fixtures.js';
 
 describe('runs: graceful shutdown', () => {
-    it('hands a running run back at the next e-mail and the next start finishes it, sending each e-mail once', { timeout: 90_000 }, async () => {
+    it('hands a running run back at the next e-mail and the next start finishes it, sending each e-mail once', async () => {
         const smtp = await startGatedSmtp();
         const testStore = await createTestStore();
         try {
@@ -59,7 +59,7 @@ describe('runs: graceful shutdown', () => {
         }
     });
 
-    it('starts no e-mail once the stop has begun, while a request under way keeps the HTTP server open', { timeout: 90_000 }, async () => {
+    it('starts no e-mail once the stop has begun, while a request under way keeps the HTTP server open', async () => {
         const smtp = await startGatedSmtp();
         const testStore = await createTestStore();
         try {

@@ -26,7 +26,7 @@ const holdEventLoop = (ms: number) => {
     }
 };
 
-describe('runs: a job queue that stalls past the lock lifetime', { timeout: 120_000 }, () => {
+describe('runs: a job queue that stalls past the lock lifetime', () => {
     let t: TestServer;
     let account: TestAccount;
     let api: ReturnType<typeof runsApi>;
@@ -72,7 +72,7 @@ describe('runs: a job queue that stalls past the lock lifetime', { timeout: 120_
 // The worker's /readyz tells whether runs wait while it has free slots. Here another session holds the
 // drain job's row locked, so no worker can take it (PostgreSQL: the embedded store has one session).
 if (store === 'postgres') {
-    describe('runs: /readyz of a worker whose runs wait', { timeout: 120_000 }, () => {
+    describe('runs: /readyz of a worker whose runs wait', () => {
         it('answers 503 saying so while runs wait and slots are free, and 200 once they are taken', async () => {
             const t = await startTestServer({ config: { runConcurrency: 1, runLeaseMs: LEASE_MS } });
             const blocker = new pg.Client({ connectionString: t.testStore.databaseUrl! });

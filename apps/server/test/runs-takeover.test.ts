@@ -11,7 +11,7 @@ import { newsletter, runsApi } from './run-fixtures.js';
 // nothing more, though a run has several e-mails under way), and its lease row disappears, as if it
 // had expired, so another drain takes the run over. Process kills are in crash.test.ts.
 
-describe('runs: takeover, stalls and live figures', { timeout: 90_000 }, () => {
+describe('runs: takeover, stalls and live figures', () => {
     let smtp: GatedSmtp;
     let t: TestServer;
     let api: ReturnType<typeof runsApi>;

@@ -49,4 +49,4 @@ it('shows the masked address and the sender, and unsubscribes only when the butt
     }
 
     expect(await listed()).toEqual([expect.objectContaining({ email: 'ada.lovelace@example.test', reason: 'unsubscribed', workflowId })]);
-}, 180_000); // the first run on a machine unpacks the browser (about 200 MB)
+});

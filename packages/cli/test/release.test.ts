@@ -75,7 +75,7 @@ logs: { type: stdout, format: pretty, level: fatal }
 
     // The root's `release` script, without git tags (this is not a release of the repository).
     publish = await exec(process.execPath, [Path.join(repo, 'node_modules/@changesets/cli/bin.js'), 'publish', '--no-git-tag'], repo);
-}, 300_000);
+});
 
 afterAll(async () => {
     await new Promise((resolve) => registry?.close(resolve));
@@ -123,4 +123,4 @@ await client.close();`;
 
     const required = await exec(process.execPath, ['-e', "console.log(typeof require('@flowctl/sdk').Flowctl)"], app);
     expect(required.stdout.trim(), required.stderr).toBe('function');
-}, 300_000);
+});

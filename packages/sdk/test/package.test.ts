@@ -77,7 +77,7 @@ describe('the packed package, installed outside the monorepo', () => {
         const sdk = pack(Path.join(root, 'packages/sdk'), project);
         Fs.writeFileSync(Path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
         execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', sdk], { cwd: project, stdio: 'pipe' });
-    }, 180_000);
+    });
 
     afterAll(async () => {
         await t?.close();
@@ -143,5 +143,5 @@ describe('the packed package, installed outside the monorepo', () => {
         }
         expect(output).toBe('');
         // tsc checking the bundled declarations without skipLibCheck: the slowest step here by far.
-    }, 180_000);
+    });
 });

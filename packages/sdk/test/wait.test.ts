@@ -113,7 +113,9 @@ describe('runs.wait() on a run that does not move', () => {
 
     it('timeoutMs ends the watch with WaitTimeoutError carrying the last state', async () => {
         const { runId } = await client.runs.enqueue(workflowId);
-        const err = await client.runs.wait(runId, { timeoutMs: 2500 }).catch((e: unknown) => e);
+        // Long enough for the first answer to arrive on a loaded machine (beside another CI, 2.5 s was not):
+        // the state it carries is what the error must carry.
+        const err = await client.runs.wait(runId, { timeoutMs: 8000 }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(WaitTimeoutError);
         expect((err as WaitTimeoutError).run).toMatchObject({ runId, status: 'PENDING' });
     });
