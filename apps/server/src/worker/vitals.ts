@@ -116,14 +116,15 @@ export const judgeTakeover = (vitals: Vitals | null, stallMs: number): Verdict |
         return null;
     }
 
-    const heapNear = vitals.heapLimit > 0 && vitals.heapUsed >= NEAR_LIMIT * vitals.heapLimit;
+    const near = isNear(vitals);
     const stalled = vitals.lateMs >= stallMs;
-    if ((!isNear(vitals) && !stalled) || (vitals.runs > 1 && !vitals.loading)) {
+    if ((!near && !stalled) || (vitals.runs > 1 && !vitals.loading)) {
         return null;
     }
 
     const others = vitals.runs > 1 ? ` and ${vitals.runs - 1} other run${vitals.runs > 2 ? 's' : ''}` : '';
-    if (isNear(vitals)) {
+    if (near) {
+        const heapNear = vitals.heapLimit > 0 && vitals.heapUsed >= NEAR_LIMIT * vitals.heapLimit;
         const figures = heapNear
             ? `heap ${mb(vitals.heapUsed)} of ${mb(vitals.heapLimit)} MB, RSS ${mb(vitals.rss)} MB`
             : `RSS ${mb(vitals.rss)} of ${mb(vitals.memoryLimit ?? 0)} MB allowed to the process`;
