@@ -2,28 +2,31 @@ import { describe, expect, it } from 'vitest';
 
 import { createAccount } from './fixtures.js';
 import { loadConfig } from '../src/config.js';
-import { startGatedSmtp } from './gated-smtp.js';
-import { createTestStore, startTestServer } from './harness.js';
+import { type GatedSmtp, startGatedSmtp } from './gated-smtp.js';
+import { createTestStore, startTestServer, type TestStore } from './harness.js';
 import { rawRequest } from './raw-http.js';
 import { newsletter, runsApi } from './run-fixtures.js';
+
+/** A server running a run of 12 e-mails whose fourth the relay holds, one e-mail at a time (so holding one holds the run). */
+const startHeldRun = async (smtp: GatedSmtp, testStore: TestStore, domain: string) => {
+    const config = { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 1 } };
+    const server = await startTestServer({ testStore, config });
+    const account = await createAccount(server);
+    const api = runsApi(server, account);
+    const recipients = Array.from({ length: 12 }, (_, i) => `p${i}@${domain}`);
+    const csv = ['name,email,age,city', ...recipients.map((email, i) => `P${i},${email},${40 + i},Porto`)].join('\n');
+    const workflowId = await api.workflow(newsletter(await api.upload(csv), 'age > 0'));
+    const fourth = smtp.holdAt(4);
+    const runId = await api.enqueue(workflowId);
+    return { server, config, account, recipients, runId, held: await fourth };
+};
 
 describe('runs: graceful shutdown', () => {
     it('hands a running run back at the next e-mail and the next start finishes it, sending each e-mail once', async () => {
         const smtp = await startGatedSmtp();
         const testStore = await createTestStore();
         try {
-            // One e-mail at a time, so that holding one holds the run.
-            const config = { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 1 } };
-            const first = await startTestServer({ testStore, config });
-            const account = await createAccount(first);
-            let api = runsApi(first, account);
-            const recipients = Array.from({ length: 12 }, (_, i) => `p${i}@shutdown.example.test`);
-            const csv = ['name,email,age,city', ...recipients.map((email, i) => `P${i},${email},${40 + i},Porto`)].join('\n');
-            const workflowId = await api.workflow(newsletter(await api.upload(csv), 'age > 0'));
-
-            const fourth = smtp.holdAt(4);
-            const runId = await api.enqueue(workflowId);
-            const held = await fourth;
+            const { server: first, config, account, recipients, runId, held } = await startHeldRun(smtp, testStore, 'shutdown.example.test');
             const stopping = first.close();
             // The message being sent when the stop began is accepted; no other one is started.
             held.answer(true);
@@ -42,7 +45,7 @@ describe('runs: graceful shutdown', () => {
 
             const second = await startTestServer({ testStore, config });
             try {
-                api = runsApi(second, account);
+                const api = runsApi(second, account);
                 const run = await api.waitFor(runId);
                 expect(run.status).toBe('SUCCESS');
                 expect(run.result.emailsSent).toBe(12);
@@ -63,17 +66,7 @@ describe('runs: graceful shutdown', () => {
         const smtp = await startGatedSmtp();
         const testStore = await createTestStore();
         try {
-            const config = { smtpUrl: smtp.url, smtp: { ...loadConfig({}).smtp, connections: 1 } };
-            const server = await startTestServer({ testStore, config });
-            const account = await createAccount(server);
-            const api = runsApi(server, account);
-            const recipients = Array.from({ length: 12 }, (_, i) => `p${i}@shutdown-held.example.test`);
-            const csv = ['name,email,age,city', ...recipients.map((email, i) => `P${i},${email},${40 + i},Porto`)].join('\n');
-            const workflowId = await api.workflow(newsletter(await api.upload(csv), 'age > 0'));
-
-            const fourth = smtp.holdAt(4);
-            const runId = await api.enqueue(workflowId);
-            const held = await fourth;
+            const { server, account, recipients, runId, held } = await startHeldRun(smtp, testStore, 'shutdown-held.example.test');
             // A body that stops arriving: hapi's stop waits up to 10 s for its request, once it has begun.
             const begun = new Promise((resolve) => server.app.server!.listener.once('request', resolve));
             let answered = false;
