@@ -112,8 +112,9 @@ describe('runs: one account floods the queue with many workflows', () => {
     it("on one process: the other account's runs start after a few of the flood's, not after its backlog", async () => {
         const seen = await floodThenB([{ role: 'all' }], { workflows: 10, runs: 16 });
         // Before, B's first run waited for the flood's drain jobs queued before it (52 of the 160 runs
-        // went first on PostgreSQL, 87 of 120 embedded with 24 workflows of 5 runs).
-        expect(seen.beforeB1).toBeLessThanOrEqual(8);
+        // went first on PostgreSQL, 87 of 120 embedded with 24 workflows of 5 runs). Each of the 10 jobs
+        // queued ahead of B's may start its run before B's is taken: 10 were seen on a loaded machine.
+        expect(seen.beforeB1).toBeLessThanOrEqual(10);
         // With no drain place given up, its second one waited for the workflow holding the slot (17 runs).
         expect(seen.duringB2).toBeLessThanOrEqual(8);
         expect(seen.leftAfterB2).toBeGreaterThan(0);

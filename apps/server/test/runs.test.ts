@@ -1,6 +1,6 @@
 import Crypto from 'node:crypto';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -70,10 +70,14 @@ describe('runs: CSV -> FILTER -> OUTPUT end to end', () => {
         expect(mails[0]).toMatchObject({ from: 'no-reply@flowctl.test', subject: 'Hello Ada', text: 'Hi Ada,\nsee you in London.' });
         expect(mails[1]).toMatchObject({ subject: 'Hello Alan', text: 'Hi Alan,\nsee you in Manchester.' });
 
-        const metrics = (await t.request({ method: 'GET', url: '/metrics' })).payload;
-        expect(metrics).toMatch(/^flowctl_runs_finished_total\{status="SUCCESS"\} [1-9]/m);
-        expect(metrics).toMatch(/^flowctl_run_emails_sent_total [2-9]/m);
-        expect(metrics).toMatch(/^flowctl_run_pickup_seconds_count [1-9]/m);
+        // The worker counts a run once its end is written, so a reader can see SUCCESS a moment before the
+        // count (seen on PostgreSQL on a loaded machine).
+        await vi.waitFor(async () => {
+            const metrics = (await t.request({ method: 'GET', url: '/metrics' })).payload;
+            expect(metrics).toMatch(/^flowctl_runs_finished_total\{status="SUCCESS"\} [1-9]/m);
+            expect(metrics).toMatch(/^flowctl_run_emails_sent_total [2-9]/m);
+            expect(metrics).toMatch(/^flowctl_run_pickup_seconds_count [1-9]/m);
+        }, { timeout: 30_000, interval: 50 });
     });
 
     it('compares numbers numerically, numeric strings too, and other strings as text', async () => {
