@@ -5,38 +5,25 @@
 import Http from 'node:http';
 import Os from 'node:os';
 
+import { createClient, forSeconds } from './load.mjs';
+
 const CLIENTS = 16;
 const SECONDS = 2;
 
 /** Requests per second a bare node:http server answers over loopback, client and server in this process. */
-export const loopbackRate = () =>
-    new Promise((resolve) => {
-        const server = Http.createServer((_req, res) => res.end('ok')).listen(0, '127.0.0.1', async () => {
-            const { port } = server.address();
-            const agent = new Http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-            const get = () =>
-                new Promise((done) =>
-                    Http.get({ host: '127.0.0.1', port, agent }, (res) => {
-                        res.resume();
-                        res.on('end', done);
-                    })
-                );
-            let count = 0;
-            const started = performance.now();
-            const until = started + SECONDS * 1000;
-            await Promise.all(
-                Array.from({ length: CLIENTS }, async () => {
-                    while (performance.now() < until) {
-                        await get();
-                        count++;
-                    }
-                })
-            );
-            const rate = (count * 1000) / (performance.now() - started);
-            agent.destroy();
-            server.close(() => resolve(rate));
-        });
-    });
+export const loopbackRate = async () => {
+    const server = Http.createServer((_req, res) => res.end('ok'));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${server.address().port}/`;
+    const client = createClient(CLIENTS);
+    try {
+        const [count, elapsed] = await forSeconds(SECONDS, CLIENTS, () => client.request(url));
+        return (count * 1000) / elapsed;
+    } finally {
+        client.close();
+        await new Promise((resolve) => server.close(resolve));
+    }
+};
 
 /** One line naming the machine and its yardstick. */
 export const describeMachine = async () => {
