@@ -21,7 +21,8 @@ export default defineConfig({
                 env: { FLOWCTL_TEST_STORE: store },
                 include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
                 globalSetup: ['test/global-setup.ts'],
-                // Guards against a hang, not speed limits, and the only ones: a file sets none of its own. With
+                // Guards against a hang, not speed limits: a file sets none of its own, unless its limit is part of
+                // what it checks (watch, drip-fed: a request not answered in time fails there). With
                 // another suite beside this one on 2 cores, cases that take 2 s alone took 12-31 s (runs-fairness);
                 // with two CIs side by side on a slower machine, cases that take 20-60 s in CI ran past 60-180 s.
                 testTimeout: 300_000,

@@ -66,7 +66,7 @@ describe('drip-fed requests (REQUEST_TIMEOUT_SECONDS = 2, BODY_TIMEOUT_SECONDS =
     afterAll(() => t.close());
 
     // A failure shows as the test's timeout: without a total deadline the body takes 60 s to arrive.
-    it('answers 408 when the whole body has not arrived within the deadline, though bytes keep coming', async () => {
+    it('answers 408 when the whole body has not arrived within the deadline, though bytes keep coming', { timeout: 20_000 }, async () => {
         const auth = Object.entries(account.headers)
             .map(([k, v]) => `${k}: ${v}\r\n`)
             .join('');
@@ -77,7 +77,7 @@ describe('drip-fed requests (REQUEST_TIMEOUT_SECONDS = 2, BODY_TIMEOUT_SECONDS =
         expect(received.toLowerCase()).toContain('connection: close');
     });
 
-    it('closes a connection whose headers have not arrived within the deadline', async () => {
+    it('closes a connection whose headers have not arrived within the deadline', { timeout: 20_000 }, async () => {
         const { received } = await dripFeed(t.url, 'GET /healthz HTTP/1.1\r\nHost: {host}\r\nX-Drip: ', 'x'.repeat(300));
         expect(received).toMatch(/^HTTP\/1\.1 (400|408) /);
     });

@@ -65,7 +65,7 @@ describe('watching a run: ETag, If-None-Match and Prefer: wait', () => {
     });
 
     // RFC 9110 §13.1.2: If-None-Match compares weakly, and `*` matches any current representation.
-    it('answers 304 to the weak form of the current tag, to a list naming it, and to *, even when asked to wait', async () => {
+    it('answers 304 to the weak form of the current tag, to a list naming it, and to *, even when asked to wait', { timeout: 20_000 }, async () => {
         const { api, runId, release } = await heldRun(t, account, smtp);
         const etag = (await watch(t, account, runId)).headers.etag as string;
         for (const ifNoneMatch of [`W/${etag}`, `"other", W/${etag}`, `W/"other",${etag}`, '*']) {
@@ -90,7 +90,7 @@ describe('watching a run: ETag, If-None-Match and Prefer: wait', () => {
     });
 
     // A failure here shows as the test's timeout: the request waits up to 30 s, the test allows 20.
-    it('holds a request with Prefer: wait until a node changes, and says so', async () => {
+    it('holds a request with Prefer: wait until a node changes, and says so', { timeout: 20_000 }, async () => {
         const { runId, running, release } = await heldRun(t, account, smtp);
         const etag = (await watch(t, account, runId)).headers.etag as string;
         const waiting = watch(t, account, runId, { 'if-none-match': etag, prefer: 'wait=30' });
@@ -110,7 +110,7 @@ describe('watching a run: ETag, If-None-Match and Prefer: wait', () => {
         expect(res.json.nodes.find((n: { nodeId: string }) => n.nodeId === 'send').output).not.toEqual(running.nodes.find((n) => n.nodeId === 'send')!.output);
     });
 
-    it('answers 304 after the wait when nothing changes, and at once for a finished run', async () => {
+    it('answers 304 after the wait when nothing changes, and at once for a finished run', { timeout: 20_000 }, async () => {
         const { api, workflowId, runId, release } = await heldRun(t, account, smtp);
         const pending = await api.enqueue(workflowId);
         const etag = (await watch(t, account, pending)).headers.etag as string;
@@ -139,7 +139,7 @@ describe('watching a run: ETag, If-None-Match and Prefer: wait', () => {
         expect(hidden.statusCode).toBe(404);
     });
 
-    it('releases waiting requests when the server stops', async () => {
+    it('releases waiting requests when the server stops', { timeout: 20_000 }, async () => {
         const other = await startTestServer({ config: { smtpUrl: smtp.url, smtp: oneConnection } });
         const owner = await createAccount(other);
         const { runId, release } = await heldRun(other, owner, smtp);
@@ -171,7 +171,7 @@ if (store === 'postgres') {
             await smtp?.close();
         });
 
-        it('wakes a waiting request when the worker changes a node', async () => {
+        it('wakes a waiting request when the worker changes a node', { timeout: 20_000 }, async () => {
             const account = await createAccount(api);
             const { runId, release } = await heldRun(api, account, smtp);
             const etag = (await watch(api, account, runId)).headers.etag as string;
