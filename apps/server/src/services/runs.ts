@@ -221,12 +221,12 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
     return {
         async enqueue(accountId, workflowId) {
             const runId = newId('run');
-            const row = await Store.enqueueRun(db, runId, accountId, workflowId);
+            const row = await Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null);
             if (!row) {
                 throw workflowNotFound(workflowId);
             }
 
-            if (row.job_id) {
+            if (row.job_id && !row.announced) {
                 ctx.queue.announce(row.job_id, DRAIN_JOB);
             }
 

@@ -35,6 +35,20 @@ export const drainJobCtes = (wf: string, also = 'TRUE'): string => `
         RETURNING id
     )`;
 
+/**
+ * CTE `announced`, after `drainJobCtes`: when `$n` is true (PostgreSQL), the statement announces the
+ * drain job it added or found waiting on the job channel itself, as Agenda's own notification would,
+ * rather than in a NOTIFY round trip of its own after it. Delivered at commit, so a worker never
+ * hears of a job it cannot yet see. Reference it (`EXISTS (SELECT 1 FROM announced)`), or it is not run.
+ */
+export const ANNOUNCED = (announce: string) => `
+    announced AS (
+        SELECT pg_notify('${JOB_CHANNEL}', json_build_object('jobId', j.id, 'jobName', '${DRAIN_JOB}', 'nextRunAt', now(),
+                                                   'priority', 0, 'timestamp', now())::text)
+        FROM (SELECT COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS id) j
+        WHERE ${announce} AND j.id IS NOT NULL
+    )`;
+
 /** Makes sure some worker will drain the workflow. Returns the job to announce, if any. */
 export const wakeWorkflow = async (db: Queryable, workflowId: string): Promise<string | null> => {
     const row = await preparedOne<{ job_id: string | null }>(

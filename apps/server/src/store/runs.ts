@@ -2,7 +2,7 @@ import type { RunResult } from '@flowctl/engine';
 
 import type { Queryable } from './db.js';
 import { prepared, preparedOne } from './prepared.js';
-import { DRAIN_WAKE, drainJobCtes, JOB_CHANNEL, WEBHOOK_JOB } from './queue.js';
+import { ANNOUNCED, DRAIN_WAKE, drainJobCtes, JOB_CHANNEL, WEBHOOK_JOB } from './queue.js';
 
 // Runs and their node states. Every write a worker makes is fenced by its lease token: a worker
 // whose lease was taken over changes nothing.
@@ -20,6 +20,8 @@ export interface EnqueuedRow {
     job_id: string | null;
     /** A drain holds the workflow's lease: it is woken (queue/drain-wakes.ts) instead of a job being added. */
     held: boolean;
+    /** The statement announced `job_id` itself (store/queue.ts ANNOUNCED); absent where it cannot. */
+    announced?: boolean;
 }
 
 /**
@@ -37,9 +39,11 @@ export const WAKE = (wf: string) => `
 
 /**
  * Inserts a PENDING run of the workflow's current revision and, in the same statement, a drain job
- * when the workflow needs one. Null when the workflow does not exist or is another account's.
+ * when the workflow needs one, announced to the workers when `announce` (PostgreSQL: the statement's
+ * own notification, one round trip fewer per enqueue). Null when the workflow does not exist or is
+ * another account's.
  */
-export const enqueueRun = (db: Queryable, runId: string, accountId: string, workflowId: string): Promise<EnqueuedRow | null> =>
+export const enqueueRun = (db: Queryable, runId: string, accountId: string, workflowId: string, announce = false): Promise<EnqueuedRow | null> =>
     preparedOne<EnqueuedRow>(
         db,
         'flowctl_runs_enqueueRun',
@@ -47,11 +51,11 @@ export const enqueueRun = (db: Queryable, runId: string, accountId: string, work
              INSERT INTO runs (id, account_id, workflow_id, revision, status)
              SELECT $1, w.account_id, w.id, w.revision, 'PENDING' FROM workflows w WHERE w.id = $2 AND w.account_id = $3
              RETURNING created_at, revision
-         ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2')}
+         ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2')}, ${ANNOUNCED('$4::boolean AND EXISTS (SELECT 1 FROM run)')}
          SELECT run.created_at, run.revision, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
-                EXISTS (SELECT 1 FROM wake) AS held
+                EXISTS (SELECT 1 FROM wake) AS held, EXISTS (SELECT 1 FROM announced) AS announced
          FROM run`,
-        [runId, workflowId, accountId]
+        [runId, workflowId, accountId, announce]
     );
 
 /**
