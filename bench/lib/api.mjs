@@ -1,5 +1,6 @@
 // The API calls the run benchmarks share: upload a CSV, create a workflow, enqueue a run and wait for
-// its end. `auth` is the `{ authorization }` header of an account (see createAccount).
+// its end. `auth` is the `{ authorization }` header of an account (see createAccount). `send` is
+// fetch, or load.mjs's leanFetch where the client's own CPU would skew the figure.
 
 export const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
 
@@ -42,15 +43,15 @@ export const createWorkflow = async (server, auth, name, graph) =>
     ).workflowId;
 
 /** Enqueues a run of the workflow; its runId. */
-export const enqueue = async (server, auth, workflowId) =>
-    (await check(await fetch(`${server.url}/api/workflows/${workflowId}/run`, { method: 'POST', headers: auth }), 202, 'enqueue')).runId;
+export const enqueue = async (server, auth, workflowId, send = fetch) =>
+    (await check(await send(`${server.url}/api/workflows/${workflowId}/run`, { method: 'POST', headers: auth }), 202, 'enqueue')).runId;
 
-export const getRun = async (server, auth, runId) => check(await fetch(`${server.url}/api/workflows/runs/${runId}`, { headers: auth }), 200, 'get run');
+export const getRun = async (server, auth, runId, send = fetch) => check(await send(`${server.url}/api/workflows/runs/${runId}`, { headers: auth }), 200, 'get run');
 
 /** Polls the run every `pollMs` until it has ended; the run. */
-export const waitRun = async (server, auth, runId, pollMs = 100) => {
+export const waitRun = async (server, auth, runId, pollMs = 100, send = fetch) => {
     for (;;) {
-        const run = await getRun(server, auth, runId);
+        const run = await getRun(server, auth, runId, send);
         if (run.completedAt) {
             return run;
         }
