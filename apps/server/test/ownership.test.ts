@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
-import { startTestServer, store, type TestServer } from './harness.js';
+import { startTestServer, type TestServer } from './harness.js';
 import { readsUpload, triggerOnly, uploadCsv } from './upload-fixtures.js';
 
 // Issue 18 §3: a request about another account's resource answers the 404 an unknown id gets,
