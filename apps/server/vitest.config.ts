@@ -28,6 +28,10 @@ export default defineConfig({
                 testTimeout: 300_000,
                 hookTimeout: 300_000,
                 pool: 'forks',
+                // Files in one worker share its module cache: evaluating the server's modules again for each
+                // file was a third of the suite's time on 2 cores (265 s -> 178 s on the embedded store). Every
+                // file starts its own servers and closes them; none patches a module for good.
+                isolate: false,
                 execArgv: TEST_EXEC_ARGV
             }
         }))
