@@ -15,6 +15,8 @@ export default defineConfig({
         testTimeout: 600_000,
         hookTimeout: 600_000,
         pool: 'forks',
+        // Files in one worker share its module cache, as the server's suite does (apps/server/vitest.config.ts).
+        isolate: false,
         execArgv: TEST_EXEC_ARGV,
         // A suite mostly waits on the binaries it spawns and the server it starts; vitest's default
         // (cores - 1) ran one file at a time on a 2-core CI machine. Three: this package's tests start

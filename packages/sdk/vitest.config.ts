@@ -27,6 +27,8 @@ export default defineConfig({
                 testTimeout: 300_000,
                 hookTimeout: 300_000,
                 pool: 'forks',
+                // Files in one worker share its module cache, as the server's suite does (apps/server/vitest.config.ts).
+                isolate: false,
                 execArgv: TEST_EXEC_ARGV
             }
         }))
