@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import Fs from 'node:fs/promises';
 import Net from 'node:net';
 import Path from 'node:path';
 
@@ -17,6 +18,23 @@ const freePort = () =>
             probe.close(() => resolve(port));
         });
     });
+
+/** Whether process `pid` holds the socket listening on 127.0.0.1:`port` (Linux: /proc). */
+const listensOn = async (pid: number, port: number): Promise<boolean> => {
+    const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+    const inodes = (await Fs.readFile('/proc/net/tcp', 'utf8'))
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .filter((fields) => fields[1] === local && fields[3] === '0A')
+        .map((fields) => `socket:[${fields[9]}]`);
+    for (const fd of await Fs.readdir(`/proc/${pid}/fd`).catch(() => [])) {
+        if (inodes.includes(await Fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => ''))) {
+            return true;
+        }
+    }
+
+    return false;
+};
 
 export interface Child {
     url: string | null;
@@ -37,7 +55,12 @@ export const systemNode = () => {
     return execFileSync('/bin/sh', ['-c', 'command -v node'], { env: { PATH }, encoding: 'utf8' }).trim();
 };
 
-/** The built server as a separate process: what an operator runs, and what can be SIGKILLed. */
+/**
+ * The built server as a separate process: what an operator runs, and what can be SIGKILLed. Its port
+ * was free when chosen, but another process may take it before the child listens (a test server or a
+ * connection's own ephemeral port: on a loaded machine the child takes seconds to start); a child that
+ * could not listen is started again on another port.
+ */
 export const startChild = async (
     role: 'all' | 'worker',
     testStore: TestStore,
@@ -46,7 +69,28 @@ export const startChild = async (
     node = process.execPath,
     startMs = 60_000
 ): Promise<Child> => {
-    const port = await freePort();
+    for (let attempt = 1; ; attempt++) {
+        try {
+            return await startOn(await freePort(), role, testStore, smtpUrl, extraEnv, node, startMs);
+        } catch (err) {
+            if (attempt === 5 || !(err instanceof PortTaken)) {
+                throw err;
+            }
+        }
+    }
+};
+
+class PortTaken extends Error {}
+
+const startOn = async (
+    port: number,
+    role: 'all' | 'worker',
+    testStore: TestStore,
+    smtpUrl: string,
+    extraEnv: NodeJS.ProcessEnv,
+    node: string,
+    startMs: number
+): Promise<Child> => {
     const env: NodeJS.ProcessEnv = {
         ...process.env,
         FLOWCTL_DATA_DIR: testStore.dataDir,
@@ -71,6 +115,8 @@ export const startChild = async (
     child.stdout?.on('data', (chunk) => output.push(String(chunk)));
     child.stderr?.on('data', (chunk) => output.push(String(chunk)));
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    // After 'exit', its last output may still be on its way: 'close' comes once stdout and stderr have ended.
+    const closed = new Promise((resolve) => child.once('close', resolve));
     if (role === 'worker') {
         return { url: null, process: child, output, exited };
     }
@@ -78,14 +124,17 @@ export const startChild = async (
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + startMs;
     for (;;) {
-        if (child.exitCode !== null || Date.now() > deadline) {
+        if (child.exitCode !== null || Date.now() > deadline || /EADDRINUSE/.test(output.join(''))) {
             // A child still starting is stopped before the test hears of it: the test never gets it to
             // close, and left running it would write into the store the test then removes (ENOTEMPTY).
             await stopChild({ url: null, process: child, output, exited }, 'SIGKILL');
-            throw new Error(`the server did not start:\n${output.join('')}`);
+            await closed;
+            const message = `the server did not start:\n${output.join('')}`;
+            throw new RegExp(`EADDRINUSE.*:${port}\\b`).test(output.join('')) ? new PortTaken(message) : new Error(message);
         }
 
-        if (await fetch(`${url}/readyz`).then((res) => res.ok, () => false)) {
+        // Whatever holds the port may answer, or never: the answer counts once the child is its listener.
+        if ((await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((res) => res.ok, () => false)) && (await listensOn(child.pid!, port))) {
             return { url, process: child, output, exited };
         }
 
