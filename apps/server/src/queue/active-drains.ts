@@ -15,7 +15,10 @@ export class ActiveDrains {
     enter(workflowId: string, stop: () => void): { previous: Promise<void> | null; leave(): void } {
         const previous = this.drains.get(workflowId);
         let stopped!: () => void;
-        const entry = { stop, stopped: new Promise<void>((resolve) => (stopped = resolve)) };
+        const own = new Promise<void>((resolve) => (stopped = resolve));
+        // Stopped once the drains before it have too: one that left while still waiting for an older
+        // one (its own lease lost meanwhile) must not let the next claim the run the older one executes.
+        const entry = { stop, stopped: previous ? Promise.all([own, previous.stopped]).then(() => {}) : own };
         this.drains.set(workflowId, entry);
         previous?.stop();
         return {
