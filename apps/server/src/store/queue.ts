@@ -36,10 +36,11 @@ export const drainJobCtes = (wf: string, also = 'TRUE'): string => `
     )`;
 
 /**
- * CTE `announced`, after `drainJobCtes`: when `$n` is true (PostgreSQL), the statement announces the
- * drain job it added or found waiting on the job channel itself, as Agenda's own notification would,
- * rather than in a NOTIFY round trip of its own after it. Delivered at commit, so a worker never
- * hears of a job it cannot yet see. Reference it (`EXISTS (SELECT 1 FROM announced)`), or it is not run.
+ * CTE `announced`, after `drainJobCtes`: when the SQL condition `announce` holds (on PostgreSQL), the
+ * statement announces the drain job it added or found waiting on the job channel itself, as Agenda's
+ * own notification would, rather than in a NOTIFY round trip of its own after it. Delivered at commit,
+ * so a worker never hears of a job it cannot yet see. Reference it (`EXISTS (SELECT 1 FROM
+ * announced)`), or it is not run.
  */
 export const ANNOUNCED = (announce: string) => `
     announced AS (
