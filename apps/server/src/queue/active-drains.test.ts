@@ -38,6 +38,22 @@ describe('ActiveDrains', () => {
         expect(await settled(third.previous)).toBe(true);
     });
 
+    it("says while a drain is taking a workflow's lease, until its take settles, failed or not", async () => {
+        const drains = new ActiveDrains();
+        let answer!: (held: boolean) => void;
+        const taking = drains.takingLease('wf_1', () => new Promise<boolean>((resolve) => (answer = resolve)));
+        const failing = drains.takingLease('wf_1', async () => {
+            throw new Error('the store failed');
+        });
+        expect(drains.isTakingLease('wf_1')).toBe(true);
+        expect(drains.isTakingLease('wf_2')).toBe(false);
+        await expect(failing).rejects.toThrow('the store failed');
+        expect(drains.isTakingLease('wf_1')).toBe(true);
+        answer(true);
+        expect(await taking).toBe(true);
+        expect(drains.isTakingLease('wf_1')).toBe(false);
+    });
+
     it('drains of other workflows do not wait for each other', () => {
         const drains = new ActiveDrains();
         drains.enter('wf_1', () => {});

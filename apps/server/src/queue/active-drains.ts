@@ -7,6 +7,31 @@
  */
 export class ActiveDrains {
     private readonly drains = new Map<string, { stop(): void; stopped: Promise<void> }>();
+    private readonly taking = new Map<string, number>();
+
+    /**
+     * Runs `take` (a drain taking `workflowId`'s lease) marked as under way. A run whose execution learns
+     * meanwhile that its lease is gone was most likely superseded by this drain, which has not entered
+     * yet to say so: it lets its e-mails under way finish rather than aborting them (worker/execute.ts).
+     */
+    async takingLease<T>(workflowId: string, take: () => Promise<T>): Promise<T> {
+        this.taking.set(workflowId, (this.taking.get(workflowId) ?? 0) + 1);
+        try {
+            return await take();
+        } finally {
+            const left = (this.taking.get(workflowId) ?? 1) - 1;
+            if (left > 0) {
+                this.taking.set(workflowId, left);
+            } else {
+                this.taking.delete(workflowId);
+            }
+        }
+    }
+
+    /** Whether a drain of this process is taking `workflowId`'s lease now. */
+    isTakingLease(workflowId: string): boolean {
+        return this.taking.has(workflowId);
+    }
 
     /**
      * Registers the drain that has just taken `workflowId`'s lease; `stop` is how a later one stops it.

@@ -57,7 +57,7 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
         return;
     }
 
-    const lease = await Lease.acquire(env.db, workflowId, env.holder, env.leaseMs);
+    const lease = await env.queue.drains.takingLease(workflowId, () => Lease.acquire(env.db, workflowId, env.holder, env.leaseMs));
     if (!lease) {
         return;
     }

@@ -236,7 +236,9 @@ export const runOne = async (
         stalled(new Error(`the run made no progress for ${Math.round(idleMs / 1000)} s (no e-mail answered, no node finished), so it was stopped`));
     });
 
-    const onLost = () => stop('lease-lost');
+    // Lost to a drain of this process still taking the lease (it says 'superseded' only once it has
+    // it): superseded already, so that the e-mails under way get their answers (queue/active-drains.ts).
+    const onLost = () => stop(env.queue.drains.isTakingLease(run.workflow_id) ? 'superseded' : 'lease-lost');
     lease.lost.addEventListener('abort', onLost);
     env.queue.local.set(run.id, stop);
     if (lease.lost.aborted) {
