@@ -15,7 +15,12 @@ const DAY_MS = 86_400_000;
 const uses = (t: TestServer, accessToken: string) => [
     () => t.request({ method: 'GET', url: '/api/auth/me', headers: bearer(accessToken) }),
     () => t.request({ method: 'PUT', url: '/api/account/settings', headers: bearer(accessToken), payload: { ai: { model: 'gpt-4o-mini' } } }),
-    () => t.request({ method: 'POST', url: '/api/account/tokens', headers: bearer(accessToken), payload: { name: 'after the end' } })
+    () => t.request({ method: 'POST', url: '/api/account/tokens', headers: bearer(accessToken), payload: { name: 'after the end' } }),
+    // On PostgreSQL the enqueue's own statement checks the session (http/auth.ts): 401, not 404.
+    () => t.request({ method: 'POST', url: '/api/workflows/wf_doesnotexist/run', headers: bearer(accessToken) }),
+    () => t.request({ method: 'POST', url: '/api/workflows/wf_doesnotexist/run', headers: { ...bearer(accessToken), 'idempotency-key': 'after-the-end' } }),
+    // Refused before that statement (an id longer than any): still 401, not 400.
+    () => t.request({ method: 'POST', url: `/api/workflows/${'w'.repeat(201)}/run`, headers: bearer(accessToken) })
 ];
 
 const expectEnded = async (t: TestServer, accessToken: string) => {
@@ -128,6 +133,10 @@ describe('an ended session ends its access tokens at once', () => {
         const { email, password, accessToken, refreshToken } = await signUp(t);
         const other = await login(email, password);
         const refreshed = await t.request({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken } });
+        const graph = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+        const { workflowId } = (await t.request({ method: 'POST', url: '/api/workflows', headers: bearer(accessToken), payload: { name: 'W', graph } })).json;
+        const enqueue = (token: string) => t.request({ method: 'POST', url: `/api/workflows/${workflowId}/run`, headers: bearer(token) });
+        expect((await enqueue(refreshed.json.accessToken)).statusCode).toBe(202);
 
         expect((await t.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: refreshed.json.refreshToken } })).statusCode).toBe(204);
 
@@ -135,6 +144,11 @@ describe('an ended session ends its access tokens at once', () => {
         await expectEnded(t, accessToken);
         await expectEnded(t, refreshed.json.accessToken);
         expect((await me(other.json.accessToken)).statusCode).toBe(200);
+        // The ended session's token enqueues nothing; the other session's still does.
+        expect((await enqueue(refreshed.json.accessToken)).statusCode).toBe(401);
+        expect((await enqueue(other.json.accessToken)).statusCode).toBe(202);
+        const runs = await t.request({ method: 'GET', url: `/api/workflows/${workflowId}/runs`, headers: bearer(other.json.accessToken) });
+        expect(runs.json).toHaveLength(2);
     });
 
     it('after refresh-token reuse revoked the family: its newest access token too, and the API tokens it made', async () => {
