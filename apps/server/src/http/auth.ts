@@ -67,8 +67,8 @@ const acceptableClaims = ({ sub, sid, typ, iat, exp }: AccessClaims, nowSec: num
 /**
  * Bearer JWTs (HS256 only: `alg: none` and other algorithms are refused). The signature is checked
  * without a database hit; then the session the token names must still be live: one indexed lookup
- * per request on PostgreSQL, so a session ended in any API process refuses its access tokens at
- * once. On the embedded store, which one process owns, live sessions are remembered and forgotten
+ * per request on PostgreSQL (inside the handler's own statement where the route says so:
+ * `sessionInStatement`), so a session ended in any API process refuses its access tokens at once. On the embedded store, which one process owns, live sessions are remembered and forgotten
  * whenever one ends (services/session-cache.ts).
  */
 export const registerAuth = async (
