@@ -56,10 +56,8 @@ export const systemNode = () => {
 };
 
 /**
- * The built server as a separate process: what an operator runs, and what can be SIGKILLed. Its port
- * was free when chosen, but another process may take it before the child listens (a test server or a
- * connection's own ephemeral port: on a loaded machine the child takes seconds to start); a child that
- * could not listen is started again on another port.
+ * The built server as a separate process: what an operator runs, and what can be SIGKILLed (see
+ * startListening for its port).
  */
 export const startChild = async (
     role: 'all' | 'worker',
@@ -69,9 +67,56 @@ export const startChild = async (
     node = process.execPath,
     startMs = 60_000
 ): Promise<Child> => {
+    const spawnOn = (port: number) => {
+        const env: NodeJS.ProcessEnv = {
+            ...process.env,
+            FLOWCTL_DATA_DIR: testStore.dataDir,
+            PORT: String(port),
+            SMTP_URL: smtpUrl,
+            MAIL_FROM: 'flowctl <no-reply@flowctl.test>',
+            RUN_LEASE_MS: '2000',
+            // One e-mail at a time: the test holds one message and kills the worker while the server is
+            // accepting it. With several at once, each message under way at the kill may be sent again.
+            SMTP_CONNECTIONS: '1',
+            LOG_LEVEL: 'warn',
+            ...extraEnv
+        };
+        if (testStore.databaseUrl) {
+            env.DATABASE_URL = testStore.databaseUrl;
+        } else {
+            delete env.DATABASE_URL;
+        }
+
+        return spawn(node, [MAIN, `--role=${role}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    };
+    if (role === 'worker') {
+        const child = spawnOn(await freePort());
+        const output = collect(child);
+        return { url: null, process: child, output, exited: new Promise((resolve) => child.once('exit', resolve)) };
+    }
+
+    return startListening(spawnOn, startMs);
+};
+
+/** The process's output, as it comes. */
+const collect = (child: ChildProcess): string[] => {
+    const output: string[] = [];
+    child.stdout?.on('data', (chunk) => output.push(String(chunk)));
+    child.stderr?.on('data', (chunk) => output.push(String(chunk)));
+    return output;
+};
+
+/**
+ * A server process that `spawnOn(port)` starts (stdout and stderr piped), once it answers /readyz
+ * on that port itself. The port was free when chosen, but another process may take it before the
+ * child listens (a test server or a connection's own ephemeral port: on a loaded machine the child
+ * takes seconds to start), and that one may answer /readyz: a child that could not listen is started
+ * again on another port.
+ */
+export const startListening = async (spawnOn: (port: number) => ChildProcess, startMs = 60_000): Promise<Child> => {
     for (let attempt = 1; ; attempt++) {
         try {
-            return await startOn(await freePort(), role, testStore, smtpUrl, extraEnv, node, startMs);
+            return await listeningOn(await freePort(), spawnOn, startMs);
         } catch (err) {
             if (attempt === 5 || !(err instanceof PortTaken)) {
                 throw err;
@@ -82,45 +127,12 @@ export const startChild = async (
 
 class PortTaken extends Error {}
 
-const startOn = async (
-    port: number,
-    role: 'all' | 'worker',
-    testStore: TestStore,
-    smtpUrl: string,
-    extraEnv: NodeJS.ProcessEnv,
-    node: string,
-    startMs: number
-): Promise<Child> => {
-    const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        FLOWCTL_DATA_DIR: testStore.dataDir,
-        PORT: String(port),
-        SMTP_URL: smtpUrl,
-        MAIL_FROM: 'flowctl <no-reply@flowctl.test>',
-        RUN_LEASE_MS: '2000',
-        // One e-mail at a time: the test holds one message and kills the worker while the server is
-        // accepting it. With several at once, each message under way at the kill may be sent again.
-        SMTP_CONNECTIONS: '1',
-        LOG_LEVEL: 'warn',
-        ...extraEnv
-    };
-    if (testStore.databaseUrl) {
-        env.DATABASE_URL = testStore.databaseUrl;
-    } else {
-        delete env.DATABASE_URL;
-    }
-
-    const child = spawn(node, [MAIN, `--role=${role}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output: string[] = [];
-    child.stdout?.on('data', (chunk) => output.push(String(chunk)));
-    child.stderr?.on('data', (chunk) => output.push(String(chunk)));
+const listeningOn = async (port: number, spawnOn: (port: number) => ChildProcess, startMs: number): Promise<Child> => {
+    const child = spawnOn(port);
+    const output = collect(child);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // After 'exit', its last output may still be on its way: 'close' comes once stdout and stderr have ended.
     const closed = new Promise((resolve) => child.once('close', resolve));
-    if (role === 'worker') {
-        return { url: null, process: child, output, exited };
-    }
-
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + startMs;
     for (;;) {

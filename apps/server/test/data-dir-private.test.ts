@@ -1,23 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import FsSync from 'node:fs';
 import Fs from 'node:fs/promises';
-import Net from 'node:net';
 import Os from 'node:os';
 import Path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { MAIN } from './child.js';
+import { MAIN, startListening } from './child.js';
 
 // Issue 18 follow-up: FLOWCTL_DATA_DIR (embedded database, outbox with sign-in codes, uploads with
 // people's addresses, secrets) must be private even when the operator's umask is the usual 022.
-
-const freePort = () =>
-    new Promise<number>((resolve) => {
-        const probe = Net.createServer().listen(0, '127.0.0.1', () => {
-            const { port } = probe.address() as { port: number };
-            probe.close(() => resolve(port));
-        });
-    });
 
 /** Every path under `dir` (itself included) that its group or others may read, write or enter, with its mode. */
 const notPrivate = async (dir: string): Promise<string[]> => {
@@ -39,31 +31,20 @@ describe('the data directory is private', () => {
     let server: ChildProcess;
     let exited: Promise<unknown>;
     let url: string;
-    const output: string[] = [];
 
     beforeAll(async () => {
         parent = await Fs.mkdtemp(Path.join(Os.tmpdir(), 'flowctl-private-'));
-        // A fresh data directory the server creates itself, as on a first start.
+        // A fresh data directory the server creates itself, as on a first start (on each attempt).
         dataDir = Path.join(parent, 'data');
-        const port = await freePort();
-        const env = { PATH: process.env.PATH, HOME: process.env.HOME, FLOWCTL_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
         // The built server as an operator starts it, from a shell whose umask lets everyone read.
-        server = spawn('/bin/sh', ['-c', 'umask 022 && exec "$0" "$1" --role=all', process.execPath, MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        server.stdout?.on('data', (chunk) => output.push(String(chunk)));
-        server.stderr?.on('data', (chunk) => output.push(String(chunk)));
-        exited = new Promise((resolve) => server.once('exit', resolve));
-        url = `http://127.0.0.1:${port}`;
-        for (;;) {
-            if (server.exitCode !== null) {
-                throw new Error(`the server did not start:\n${output.join('')}`);
-            }
-
-            if (await fetch(`${url}/readyz`).then((res) => res.ok, () => false)) {
-                break;
-            }
-
-            await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        const child = await startListening((port) => {
+            FsSync.rmSync(dataDir, { recursive: true, force: true });
+            const env = { PATH: process.env.PATH, HOME: process.env.HOME, FLOWCTL_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+            return spawn('/bin/sh', ['-c', 'umask 022 && exec "$0" "$1" --role=all', process.execPath, MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        });
+        server = child.process;
+        exited = child.exited;
+        url = child.url!;
     });
 
     afterAll(async () => {
