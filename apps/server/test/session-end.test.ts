@@ -16,10 +16,10 @@ const uses = (t: TestServer, accessToken: string) => [
     () => t.request({ method: 'GET', url: '/api/auth/me', headers: bearer(accessToken) }),
     () => t.request({ method: 'PUT', url: '/api/account/settings', headers: bearer(accessToken), payload: { ai: { model: 'gpt-4o-mini' } } }),
     () => t.request({ method: 'POST', url: '/api/account/tokens', headers: bearer(accessToken), payload: { name: 'after the end' } }),
-    // On PostgreSQL the enqueue's own statement checks the session (http/auth.ts): 401, not 404.
+    // The session before anything else: 401, not the 404 of an unknown workflow or the 400 of an id
+    // longer than any.
     () => t.request({ method: 'POST', url: '/api/workflows/wf_doesnotexist/run', headers: bearer(accessToken) }),
     () => t.request({ method: 'POST', url: '/api/workflows/wf_doesnotexist/run', headers: { ...bearer(accessToken), 'idempotency-key': 'after-the-end' } }),
-    // Refused before that statement (an id longer than any): still 401, not 400.
     () => t.request({ method: 'POST', url: `/api/workflows/${'w'.repeat(201)}/run`, headers: bearer(accessToken) })
 ];
 
@@ -149,6 +149,26 @@ describe('an ended session ends its access tokens at once', () => {
         expect((await enqueue(other.json.accessToken)).statusCode).toBe(202);
         const runs = await t.request({ method: 'GET', url: `/api/workflows/${workflowId}/runs`, headers: bearer(other.json.accessToken) });
         expect(runs.json).toHaveLength(2);
+    });
+
+    // Someone holding a token whose session was ended (a stolen one, logged out) must not spend the
+    // account's request budget: that would lock its owner out for the token's last 15 minutes.
+    it("an ended session's requests do not count against its account's rate limit", async () => {
+        const limited = await startTestServer({ config: { rateLimit: { perIp: 10_000, perAccount: 5, perHook: 10, windowSeconds: 60, mailPerIp: 20 } } });
+        try {
+            const { email, password, accessToken, refreshToken } = await signUp(limited);
+            const graph = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+            const { workflowId } = (await limited.request({ method: 'POST', url: '/api/workflows', headers: bearer(accessToken), payload: { name: 'W', graph } })).json;
+            expect((await limited.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } })).statusCode).toBe(204);
+            for (let i = 0; i < 10; i++) {
+                expect((await limited.request({ method: 'POST', url: `/api/workflows/${workflowId}/run`, headers: bearer(accessToken) })).statusCode).toBe(401);
+            }
+
+            const owner = (await limited.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).json.accessToken;
+            expect((await limited.request({ method: 'POST', url: `/api/workflows/${workflowId}/run`, headers: bearer(owner) })).statusCode).toBe(202);
+        } finally {
+            await limited.close();
+        }
     });
 
     it('after refresh-token reuse revoked the family: its newest access token too, and the API tokens it made', async () => {

@@ -22,20 +22,8 @@ declare module '@hapi/hapi' {
          * from the live sessions the process remembers (services/session-cache.ts).
          */
         freshSignIn?: boolean;
-        /**
-         * Where live sessions are not remembered (PostgreSQL), the requests this answers true for have
-         * their session checked by the handler's own statement, which takes it with `sessionToCheck`:
-         * one statement per request where there were two. Only for requests with nothing judged before
-         * the handler; any answer the handler did not give has the session checked before it is sent.
-         */
-        sessionInStatement?: (request: Hapi.Request) => boolean;
     }
 }
-
-/** Set on a request whose session is left to its handler's statement, until the handler takes it. */
-const UNCHECKED = Symbol('session left to the handler');
-
-type Plugins = Record<symbol, unknown>;
 
 const TIME_SKEW_SEC = 5;
 export const JWT_STRATEGY = 'jwt';
@@ -67,16 +55,11 @@ const acceptableClaims = ({ sub, sid, typ, iat, exp }: AccessClaims, nowSec: num
 /**
  * Bearer JWTs (HS256 only: `alg: none` and other algorithms are refused). The signature is checked
  * without a database hit; then the session the token names must still be live: one indexed lookup
- * per request on PostgreSQL (inside the handler's own statement where the route says so:
- * `sessionInStatement`), so a session ended in any API process refuses its access tokens at once. On the embedded store, which one process owns, live sessions are remembered and forgotten
+ * per request on PostgreSQL, so a session ended in any API process refuses its access tokens at
+ * once. On the embedded store, which one process owns, live sessions are remembered and forgotten
  * whenever one ends (services/session-cache.ts).
  */
-export const registerAuth = async (
-    server: Hapi.Server,
-    jwtSecret: string,
-    accounts: Pick<AccountsService, 'sessionSignedInAt'>,
-    sessionsRemembered: boolean
-): Promise<void> => {
+export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accounts: Pick<AccountsService, 'sessionSignedInAt'>): Promise<void> => {
     const verify = {
         aud: TOKEN_AUDIENCE,
         iss: TOKEN_ISSUER,
@@ -110,57 +93,18 @@ export const registerAuth = async (
             return h.continue;
         }
 
-        if (!sessionsRemembered && request.route.settings.app?.sessionInStatement?.(request)) {
-            (request.plugins as Plugins)[UNCHECKED] = true;
-        } else {
-            const signedInAt = await accounts.sessionSignedInAt(user.sessionId, user.accountId, request.route.settings.app?.freshSignIn === true);
-            if (!signedInAt) {
-                throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
-            }
-
-            user.signedInAt = signedInAt;
+        const signedInAt = await accounts.sessionSignedInAt(user.sessionId, user.accountId, request.route.settings.app?.freshSignIn === true);
+        if (!signedInAt) {
+            throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
         }
 
-        // Its signature only: whether its session is live is still checked on every request.
+        user.signedInAt = signedInAt;
         if (strategy === JWT_STRATEGY) {
             remembered.remember(request);
         }
 
         return h.continue;
     });
-
-    // A request refused before its handler took the session check (joi, a rate limit) has it made
-    // now: an ended session is answered 401, whatever else was wrong. Should the store fail, the
-    // refusal stands: it tells nothing and changes nothing.
-    server.ext('onPreResponse', async (request, h) => {
-        const plugins = request.plugins as Plugins;
-        if (!plugins[UNCHECKED]) {
-            return h.continue;
-        }
-
-        plugins[UNCHECKED] = false;
-        const user = request.auth.credentials.user!;
-        const signedInAt = await accounts.sessionSignedInAt(user.sessionId!, user.accountId).catch(() => true);
-        if (!signedInAt) {
-            throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
-        }
-
-        return h.continue;
-    });
-};
-
-/**
- * The session the handler's statement must find live (see `sessionInStatement`), once; null when it
- * was checked already, or the request has none (a personal API token).
- */
-export const sessionToCheck = (request: Hapi.Request): string | null => {
-    const plugins = request.plugins as Plugins;
-    if (!plugins[UNCHECKED]) {
-        return null;
-    }
-
-    plugins[UNCHECKED] = false;
-    return sessionIdOf(request);
 };
 
 export const accountIdOf = (request: Hapi.Request): string => request.auth.credentials.user!.accountId;

@@ -46,7 +46,7 @@ export const createHttpServer = async (ctx: Context, services: Services, routes:
     registerHttpMetrics(server, ctx.metrics);
     registerRateLimits(server, ctx);
     registerRequestBodies(server, { bodyTimeoutSeconds: ctx.config.bodyTimeoutSeconds, requestTimeoutSeconds: ctx.config.requestTimeoutSeconds });
-    await registerAuth(server, ctx.secrets.jwtSecret, services.accounts, ctx.sessions.remembers);
+    await registerAuth(server, ctx.secrets.jwtSecret, services.accounts);
     registerOwnership(server, services.ownership);
     registerStorableInput(server);
     registerConditionalRequests(server);
