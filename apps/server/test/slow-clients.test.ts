@@ -56,6 +56,20 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
         expect(await storedBlobFiles(t)).toEqual([]);
     });
 
+    it('answers 408 to an enqueue whose body stops arriving, and enqueues nothing', async () => {
+        // Found by an outside attack: a request without an Idempotency-Key, its owner left to the
+        // enqueue's statement, had its body's refusal dropped and was answered 202.
+        const graph = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+        const { workflowId } = (await t.request({ method: 'POST', url: '/api/workflows', headers: auth, payload: { name: 'slow', graph } })).json;
+        for (const headers of [auth, { ...auth, 'idempotency-key': 'slow-body' }]) {
+            const res = await send({ method: 'POST', path: `/api/workflows/${workflowId}/run`, headers: { ...headers, 'content-length': '10' }, chunks: ['a'] });
+            expect(res.status).toBe(408);
+            expect(res.json.message).toMatch(/body stopped arriving/);
+        }
+
+        expect((await t.request({ method: 'GET', url: `/api/workflows/${workflowId}/runs`, headers: auth })).json).toEqual([]);
+    });
+
     it('answers 413 from the declared Content-Length alone, before any body is sent', async () => {
         const json = await send({
             method: 'POST',

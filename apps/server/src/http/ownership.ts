@@ -76,16 +76,18 @@ export const ownedFirst = (routes: Hapi.ServerRoute[]): Hapi.ServerRoute[] =>
 export const registerOwnership = (server: Hapi.Server, ownership: OwnershipService): void => {
     server.ext('onCredentials', async (request, h) => {
         const owner = request.route.settings.plugins?.owner;
-        if (!owner || owner.judged?.(request) === false) {
+        if (!owner) {
             return h.continue;
         }
 
         const id = (request.params as Record<string, unknown>)[owner.param];
         // An id PostgreSQL cannot hold is refused, for every account alike, by storable-input.ts.
-        if (typeof id === 'string' && !findUnstorableText(request.params)) {
+        if (owner.judged?.(request) !== false && typeof id === 'string' && !findUnstorableText(request.params)) {
             await ownership.check(owner.kind, accountIdOf(request), id);
         }
 
+        // Judged or not: a request whose body did not arrive whole is refused before its handler. Not
+        // judged, its refusal (a 408) is the same whoever owns the id.
         const deferred = (request.plugins as Plugins)[DEFERRED];
         if (deferred) {
             throw deferred;
