@@ -1,8 +1,35 @@
-import type { Socket } from 'node:net';
+import Crypto from 'node:crypto';
+import Fs from 'node:fs/promises';
+import type { Server, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+
+/**
+ * Listens on a port below the kernel's ephemeral range, which it never hands out by itself (not to a
+ * listen(0), nor as a connection's own port): while this relay is stopped (stop, down), no other
+ * socket takes its port. Seen on a loaded CI machine: another test's SMTP server was given a stopped
+ * relay's port, and a run meant to find the relay gone sent its e-mails there.
+ */
+const listenOffEphemeral = async (server: Server): Promise<number> => {
+    const range = await Fs.readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '32768');
+    const first = Number(range.trim().split(/\s+/)[0]) || 32768;
+    for (;;) {
+        const port = 10_000 + Crypto.randomInt(Math.max(1, first - 10_000));
+        const taken = await new Promise<boolean>((resolve, reject) => {
+            const onError = (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(true) : reject(err));
+            server.once('error', onError);
+            server.listen(port, '127.0.0.1', () => {
+                server.off('error', onError);
+                resolve(false);
+            });
+        });
+        if (!taken) {
+            return port;
+        }
+    }
+};
 
 export interface ReceivedMail {
     from: string;
@@ -232,8 +259,7 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
     const connections = () => (server as unknown as { connections: Set<{ id: string; _socket: Socket }> }).connections;
     const socketOf = (id: string) => [...connections()].find((connection) => connection.id === id)?._socket;
 
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.server.address() as { port: number };
+    const port = await listenOffEphemeral(server.server);
     const stop = () =>
         new Promise<void>((resolve) => {
             server.server.close(() => resolve());
