@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 
 import Pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { loadConfig } from '../src/config.js';
 import type { RelayState } from '../src/mail/relay-state.js';
@@ -128,7 +128,10 @@ describe('runs: a relay down past SMTP_RETRY_FOR_MS', () => {
         const failed = await api.run(workflowId);
         expect(failed).toMatchObject({ status: 'FAILED', result: { emailsSent: 0 } });
         expect(api.node(failed, 'send').error).toMatch(/^6 of 6 e-mails failed: #0: .*the mail relay has not taken mail since .*ECONNREFUSED/);
-        expect(lines.some((line) => line.level === 40 && line.msg === 'run failed' && /mail relay/.test(line.error ?? ''))).toBe(true);
+        // Logged once the run's end is stored, so a client can read it just before the line is written.
+        await vi.waitFor(() => expect(lines.some((line) => line.level === 40 && line.msg === 'run failed' && /mail relay/.test(line.error ?? ''))).toBe(true), {
+            timeout: 10_000
+        });
 
         await t.smtp.start();
         const retry = await api.waitFor((await api.call('POST', `/api/workflows/runs/${failed.runId}/retry`)).json.runId);
