@@ -135,9 +135,9 @@ describe('runs: a drain that outlives its lease in its own process', () => {
         const recipients = Array.from({ length: ROWS }, (_, i) => `p${i}.${takeLateMs}@overlap.example.test`);
         const csv = ['name,email,age,city', ...recipients.map((email, i) => `P${i},${email},${30 + i},Porto`)].join('\n');
         const workflowId = await api.workflow(newsletter(await api.upload(csv), 'age > 0'));
-        // One e-mail per connection goes out and waits for its answer; the others wait for a connection.
         const messagesBefore = t.smtp.messages.length;
         const smtpAttemptsBefore = t.smtp.attempts;
+        // One e-mail per connection goes out and waits for its answer; the others wait for a connection.
         const held = t.smtp.hold(CONNECTIONS);
         const runId = await api.enqueue(workflowId);
         await held;
