@@ -30,6 +30,25 @@ describe('run slots', () => {
         expect(granted).toEqual(['a', 'b', 'c', 'a', 'b', 'a']);
     });
 
+    it("a slot freed by an account goes to another account waiting, though the freeing account's runs queued first", async () => {
+        const slots = new RunSlots(1);
+        const a = new SlotHold(slots, 'a');
+        await a.take();
+        const granted: string[] = [];
+        // A's other runs wait for the slot A holds; then B's run comes.
+        const waits = queueUp(slots, ['a', 'a', 'b'], granted);
+        a.close();
+        await Promise.resolve();
+        expect(granted).toEqual(['b']);
+        for (let i = 0; i < 2; i++) {
+            slots.release();
+            await Promise.resolve();
+        }
+
+        await Promise.all(waits);
+        expect(granted).toEqual(['b', 'a', 'a']);
+    });
+
     it('a run waiting on the network holds no slot, and takes one again (in turn) before it goes on', async () => {
         const slots = new RunSlots(1);
         const a = new SlotHold(slots, 'a');

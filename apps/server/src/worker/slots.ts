@@ -49,9 +49,19 @@ export class RunSlots {
         });
     }
 
-    /** Gives a slot back: the next account in turn gets it. */
-    release(): void {
+    /**
+     * Gives a slot back: the next account in turn gets it. The account giving it back (when named)
+     * has just had its turn, so its waiters go behind those of the accounts that came while it held
+     * the slot; otherwise a flood's waiters, queued first, took the slot once more before them.
+     */
+    release(releasing?: string): void {
         this.busy--;
+        const own = releasing === undefined ? undefined : this.waiting.get(releasing);
+        if (own && this.waiting.size > 1) {
+            this.waiting.delete(releasing!);
+            this.waiting.set(releasing!, own);
+        }
+
         const next = this.waiting.entries().next();
         if (next.done) {
             return;
@@ -108,7 +118,7 @@ export class SlotHold {
         this.taking ??= this.slots.acquire(this.accountId).then(() => {
             this.taking = null;
             if (this.closed) {
-                this.slots.release();
+                this.slots.release(this.accountId);
             } else {
                 this.holding = true;
             }
@@ -119,7 +129,7 @@ export class SlotHold {
     give(): void {
         if (this.holding) {
             this.holding = false;
-            this.slots.release();
+            this.slots.release(this.accountId);
         }
     }
 
