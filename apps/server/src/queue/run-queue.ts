@@ -1,5 +1,5 @@
 import { PostgresNotificationChannel } from '@agendajs/postgres-backend';
-import { InMemoryNotificationChannel, type NotificationChannel, toJobId } from 'agenda';
+import { InMemoryNotificationChannel, type JobNotification, type NotificationChannel, toJobId } from 'agenda';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -23,6 +23,12 @@ export interface RunQueue {
     readonly channel: NotificationChannel;
     /** Wakes the workers for a job just written. Never throws; a lost wake-up costs one poll interval. */
     announce(jobId: string, jobName: string): void;
+    /**
+     * Wakes this process's Agenda alone, without a round trip: for a place freed here, which concerns no
+     * other process. On PostgreSQL a NOTIFY came back through the listening connection, the hop that
+     * waited longest on a loaded machine while the freed place's next job waited.
+     */
+    announceHere(jobName: string): void;
     /**
      * Drains of this process by workflow. A run enqueued while its workflow's lease is held wakes the
      * drain holding it (drain-wakes.ts): here directly, in other processes by a notification that the
@@ -55,6 +61,10 @@ const RECONNECT_MAX_MS = 5_000;
  */
 class BackingOffChannel extends PostgresNotificationChannel {
     private failures = 0;
+
+    deliverHere(notification: JobNotification): Promise<void> {
+        return this.notifyHandlers(notification);
+    }
 
     constructor(pool: pg.Pool) {
         super({ pool, channelName: JOB_CHANNEL });
@@ -92,6 +102,13 @@ class BackingOffChannel extends PostgresNotificationChannel {
     }
 }
 
+/** The embedded store's channel: every notification is delivered in this process. */
+class LocalChannel extends InMemoryNotificationChannel {
+    deliverHere(notification: JobNotification): Promise<void> {
+        return this.notifyHandlers(notification);
+    }
+}
+
 /**
  * Logs the channel's trouble once per change of state, not once per try: the first error of an
  * outage (a warning, with the error), then one line when it is connected again.
@@ -116,7 +133,7 @@ const logChannel = (channel: NotificationChannel, log: Logger): void => {
 };
 
 export const createRunQueue = (options: { embedded: boolean; pool: pg.Pool; log: Logger }): RunQueue => {
-    const channel: NotificationChannel = options.embedded ? new InMemoryNotificationChannel() : new BackingOffChannel(options.pool);
+    const channel = options.embedded ? new LocalChannel() : new BackingOffChannel(options.pool);
     // The channel is an EventEmitter: an unhandled 'error' would end the process.
     logChannel(channel, options.log);
     const wakes = new DrainWakes();
@@ -126,6 +143,11 @@ export const createRunQueue = (options: { embedded: boolean; pool: pg.Pool; log:
             wakes.wake(String(notification.jobId));
         }
     });
+
+    const notification = (jobId: string, jobName: string): JobNotification => {
+        const at = new Date();
+        return { jobId: toJobId(jobId), jobName, nextRunAt: at, priority: 0, timestamp: at };
+    };
 
     return {
         channel,
@@ -138,9 +160,13 @@ export const createRunQueue = (options: { embedded: boolean; pool: pg.Pool; log:
                 return;
             }
 
-            const at = new Date();
-            channel.publish({ jobId: toJobId(jobId), jobName, nextRunAt: at, priority: 0, timestamp: at }).catch((err: Error) => {
+            channel.publish(notification(jobId, jobName)).catch((err: Error) => {
                 options.log.warn({ err, jobId }, 'could not announce a job; a worker will find it at its next poll');
+            });
+        },
+        announceHere(jobName) {
+            channel.deliverHere(notification('next', jobName)).catch((err: Error) => {
+                options.log.warn({ err, jobName }, 'could not look for the next job; the next poll will');
             });
         },
         async open() {

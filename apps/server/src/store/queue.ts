@@ -50,12 +50,16 @@ export const ANNOUNCED = (announce: string) => `
         WHERE ${announce} AND j.id IS NOT NULL
     )`;
 
-/** Makes sure some worker will drain the workflow. Returns the job to announce, if any. */
+/**
+ * Makes sure some worker will drain the workflow if it has runs to execute. Returns the job to
+ * announce, if any. Looking for the runs here, not in a statement before, is one round trip fewer
+ * for a drain that gives its place up while another account's job waits for it.
+ */
 export const wakeWorkflow = async (db: Queryable, workflowId: string): Promise<string | null> => {
     const row = await preparedOne<{ job_id: string | null }>(
         db,
         'flowctl_queue_wakeWorkflow',
-        `WITH ${drainJobCtes('$1')}
+        `WITH ${drainJobCtes('$1', "EXISTS (SELECT 1 FROM runs WHERE workflow_id = $1 AND status IN ('PENDING', 'RUNNING'))")}
          SELECT COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id`,
         [workflowId]
     );

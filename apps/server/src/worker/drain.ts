@@ -28,7 +28,7 @@ export interface DrainEnv extends WorkerEnv {
  */
 const LINGER_MS = 1_000;
 
-/** Sends a drain job for the workflow to the back of the queue. */
+/** Sends a drain job for the workflow to the back of the queue, if it has runs left. */
 const requeue = async (env: DrainEnv, workflowId: string): Promise<void> => {
     const jobId = await wakeWorkflow(env.db, workflowId);
     if (jobId) {
@@ -196,10 +196,7 @@ export const drainWorkflow = async (env: DrainEnv, workflowId: string, job: Job)
             if (givePlace) {
                 hold.close();
                 await lease.release();
-                if (await hasActiveRuns(env.db, workflowId)) {
-                    await requeue(env, workflowId);
-                }
-
+                await requeue(env, workflowId);
                 return;
             }
 

@@ -135,7 +135,7 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             const freed = await releaseLeakedLocks(agenda);
             if (freed > 0) {
                 log.warn({ freed }, 'freed drain jobs the job queue had locked and lost (after a pause longer than their lock lifetime)');
-                ctx.queue.announce('next', DRAIN_JOB);
+                ctx.queue.announceHere(DRAIN_JOB);
             }
 
             const waited = await oldestDueDrainMs(db, leaseMs);
@@ -228,14 +228,14 @@ export const createWorker = (ctx: Context, deps: RunDeps): Worker => {
             // With lockLimit, drain jobs beyond its drain places wait unlocked in the table, and Agenda
             // looks there again only at its next poll. A finished drain frees a slot: look at once.
             agenda.on(`complete:${DRAIN_JOB}`, () => {
-                setImmediate(() => ctx.queue.announce('next', DRAIN_JOB));
+                setImmediate(() => ctx.queue.announceHere(DRAIN_JOB));
             });
             // Likewise for deliveries, which wait unlocked while their account holds its share of the slots.
             shareWebhookSlots(agenda, backend, db, WEBHOOK_SLOTS_PER_ACCOUNT);
             // And drain places go first to the account holding the fewest, across processes.
             orderDrainJobs(backend, db);
             agenda.on(`complete:${WEBHOOK_JOB}`, () => {
-                setImmediate(() => ctx.queue.announce('next', WEBHOOK_JOB));
+                setImmediate(() => ctx.queue.announceHere(WEBHOOK_JOB));
             });
 
             agenda.define(
