@@ -82,6 +82,17 @@ if (store === 'postgres') describe('store failures are answered: 503 with Retry-
         expect(down.statusCode).toBe(503);
         expect(down.headers['retry-after']).toBe('5');
         expect(down.json.message).toBe('The database is unavailable at the moment. Try again shortly.');
+        // The 503 is an answer like any other: it names its request and the client's remaining budget.
+        const named = await t.request({ method: 'GET', url: '/api/workflows', headers: { ...account.headers, 'x-request-id': 'store-down-1' } });
+        expect(named.statusCode).toBe(503);
+        expect(named.headers['x-request-id']).toBe('store-down-1');
+        expect(named.headers['ratelimit-remaining']).toMatch(/^\d+$/);
+        // And a token in its address is neither cached nor sent on as a Referer.
+        const token = account.headers.authorization.slice('Bearer '.length);
+        const inUrl = await t.request({ method: 'GET', url: `/api/workflows?access_token=${token}`, headers: account.headers });
+        expect(inUrl.statusCode).toBe(503);
+        expect(inUrl.headers['cache-control']).toBe('no-store');
+        expect(inUrl.headers['referrer-policy']).toBe('no-referrer');
         const ready = await t.request({ method: 'GET', url: '/readyz' });
         expect(ready.statusCode).toBe(503);
         expect(ready.headers['retry-after']).toBe('5');

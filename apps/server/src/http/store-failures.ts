@@ -1,4 +1,3 @@
-import Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 
 import { storeFailure } from '../store/failures.js';
@@ -25,13 +24,17 @@ export const registerStoreFailures = (server: Hapi.Server): void => {
             return h.continue;
         }
 
-        const answer =
+        // Made a 503 in place: a Boom returned from onPreResponse would skip the extensions after this
+        // one (hapi's _invoke), and the answer would lose its x-request-id, its RateLimit-* headers and,
+        // for a token in the address, its no-store and no-referrer. The cause stays the error's message,
+        // for the logs (logging.ts logs 5xx with their error).
+        const message =
             failure === 'full'
-                ? Boom.serverUnavailable("The server's storage is full: nothing can be saved until its operator frees disk space. Try again later.")
-                : Boom.serverUnavailable('The database is unavailable at the moment. Try again shortly.');
-        answer.output.headers['Retry-After'] = String(failure === 'full' ? RETRY_AFTER_FULL : RETRY_AFTER_UNAVAILABLE);
-        // The cause stays in the logs (logging.ts logs 5xx with their error).
-        answer.data = { cause: response.message };
-        return answer;
+                ? "The server's storage is full: nothing can be saved until its operator frees disk space. Try again later."
+                : 'The database is unavailable at the moment. Try again shortly.';
+        response.output.statusCode = 503;
+        response.output.payload = { statusCode: 503, error: 'Service Unavailable', message };
+        response.output.headers['Retry-After'] = String(failure === 'full' ? RETRY_AFTER_FULL : RETRY_AFTER_UNAVAILABLE);
+        return h.continue;
     });
 };
