@@ -125,7 +125,7 @@ export const takeTick = (db: Queryable, workflowId: string, due: Date, tick: Dat
              INSERT INTO runs (id, account_id, workflow_id, revision, status, trigger_type, scheduled_for)
              SELECT $5, w.account_id, w.id, w.revision, 'PENDING', 'schedule', $3 FROM workflows w
              WHERE w.id = $1 AND $3::timestamptz IS NOT NULL AND EXISTS (SELECT 1 FROM moved) AND NOT (SELECT busy FROM busy)
-             ON CONFLICT (workflow_id, scheduled_for) DO NOTHING
+             ON CONFLICT (workflow_id, scheduled_for) WHERE scheduled_for IS NOT NULL DO NOTHING
              RETURNING created_at
          ), ${drainJobCtes('$1::text', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$1::text')}
          SELECT EXISTS (SELECT 1 FROM moved) AS handled, (SELECT created_at FROM run) AS created_at,

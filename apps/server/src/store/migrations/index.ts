@@ -24,6 +24,7 @@ import { sql as uploadSha256 } from './030-upload-sha256.js';
 import { sql as runsAccountRecent } from './031-runs-account-recent.js';
 import { sql as suppressionKeysNfc } from './034-suppression-keys-nfc.js';
 import { sql as hookUploads } from './036-hook-uploads.js';
+import { sql as runsFewerIndexes } from './037-runs-fewer-indexes.js';
 
 export interface Migration {
     id: number;
@@ -56,5 +57,6 @@ export const migrations: Migration[] = [
     { id: 30, name: '030-upload-sha256', sql: uploadSha256 },
     { id: 31, name: '031-runs-account-recent', sql: runsAccountRecent },
     { id: 34, name: '034-suppression-keys-nfc', sql: suppressionKeysNfc },
-    { id: 36, name: '036-hook-uploads', sql: hookUploads }
+    { id: 36, name: '036-hook-uploads', sql: hookUploads },
+    { id: 37, name: '037-runs-fewer-indexes', sql: runsFewerIndexes }
 ];
