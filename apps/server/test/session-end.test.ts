@@ -171,6 +171,49 @@ describe('an ended session ends its access tokens at once', () => {
         }
     });
 
+    // On PostgreSQL an enqueue's session is checked by its own statement; an answer given before that
+    // statement (here joi's, for a query parameter the route does not take) has it checked in place.
+    it('a refusal an ended session gets before the enqueue statement is its 401, with the headers every answer carries', async () => {
+        const { accessToken, refreshToken } = await signUp(t);
+        expect((await t.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } })).statusCode).toBe(204);
+        const res = await t.request({
+            method: 'POST',
+            url: `/api/workflows/wf_doesnotexist/run?access_token=${accessToken}`,
+            headers: { ...bearer(accessToken), 'x-request-id': 'ended-enqueue-1' }
+        });
+        expect(res.statusCode, res.payload).toBe(401);
+        expect(res.json.message).toMatch(/session has ended.*log in again/);
+        expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+        expect(res.headers['x-request-id']).toBe('ended-enqueue-1');
+        expect(res.headers['ratelimit-limit']).toMatch(/^\d+$/);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['referrer-policy']).toBe('no-referrer');
+    });
+
+    it("a live session's enqueues spend the account's budget as any request does", async () => {
+        const limited = await startTestServer({ config: { rateLimit: { perIp: 10_000, perAccount: 4, perHook: 10, windowSeconds: 60, mailPerIp: 20 } } });
+        try {
+            const { accessToken } = await signUp(limited);
+            const graph = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+            const created = await limited.request({ method: 'POST', url: '/api/workflows', headers: bearer(accessToken), payload: { name: 'W', graph } });
+            expect(created.headers['ratelimit-remaining']).toBe('3');
+            const enqueue = () => limited.request({ method: 'POST', url: `/api/workflows/${created.json.workflowId}/run`, headers: bearer(accessToken) });
+            for (const remaining of ['2', '1', '0']) {
+                const res = await enqueue();
+                expect(res.statusCode).toBe(202);
+                expect(res.headers['ratelimit-remaining']).toBe(remaining);
+            }
+
+            const refused = await enqueue();
+            expect(refused.statusCode).toBe(429);
+            expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+            const runs = await limited.request({ method: 'GET', url: `/api/workflows/${created.json.workflowId}/runs`, headers: bearer(accessToken) });
+            expect(runs.statusCode).toBe(429);
+        } finally {
+            await limited.close();
+        }
+    });
+
     it('after refresh-token reuse revoked the family: its newest access token too, and the API tokens it made', async () => {
         const { accessToken, refreshToken } = await signUp(t);
         const refreshed = await t.request({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken } });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { type RawRequest, rawRequest } from './raw-http.js';
+import { bearer, signUp } from './sign-up.js';
 import { storedBlobFiles, uploadCsv } from './upload-fixtures.js';
 
 const BOUNDARY = 'flowctl-slow-boundary';
@@ -68,6 +69,18 @@ describe('slow and oversized clients (BODY_TIMEOUT_SECONDS = 1, MAX_UPLOAD_BYTES
         }
 
         expect((await t.request({ method: 'GET', url: `/api/workflows/${workflowId}/runs`, headers: auth })).json).toEqual([]);
+    });
+
+    it('answers 401 to an ended session whose enqueue body stops arriving, and closes the connection', async () => {
+        const { accessToken, refreshToken } = await signUp(t);
+        const graph = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+        const { workflowId } = (await t.request({ method: 'POST', url: '/api/workflows', headers: bearer(accessToken), payload: { name: 'slow', graph } })).json;
+        expect((await t.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } })).statusCode).toBe(204);
+        const res = await send({ method: 'POST', path: `/api/workflows/${workflowId}/run`, headers: { ...bearer(accessToken), 'content-length': '10' }, chunks: ['a'] });
+        expect(res.status).toBe(401);
+        expect(res.json.message).toMatch(/session has ended/);
+        // The body was never read: the next request on this connection would start in its middle.
+        expect(res.headers.connection).toBe('close');
     });
 
     it('answers 413 from the declared Content-Length alone, before any body is sent', async () => {
