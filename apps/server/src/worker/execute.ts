@@ -1,9 +1,9 @@
-import Crypto from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 
 import { errorMessage, type ExecuteOptions, executeRun, type Graph, type NodeState, type RunOutcome, toStorableText } from '@flowctl/engine';
 import type { Logger } from 'pino';
 
+import { randomBytes } from '../ids.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Db } from '../store/db.js';
 import { deliveryCounts, retryableDeliveries, unknownDeliveries } from '../store/deliveries.js';
@@ -253,7 +253,7 @@ export const runOne = async (
 
     env.metrics.running.inc();
 
-    const journal = new DeliveryJournal(env.journalDir, run.id, Crypto.randomBytes(9).toString('base64url'), (err) =>
+    const journal = new DeliveryJournal(env.journalDir, run.id, randomBytes(9).toString('base64url'), (err) =>
         log.warn({ err }, 'the local delivery journal cannot be written: after a crash, e-mails under way count as possibly duplicated')
     );
     /** Why the attempt stops when it does (a store error), for the message of a run given up later. */
