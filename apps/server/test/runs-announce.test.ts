@@ -1,8 +1,10 @@
+import Crypto from 'node:crypto';
+
 import type { JobNotification } from 'agenda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAccount, type TestAccount } from './fixtures.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, store, type TestServer } from './harness.js';
 import { triggerOnly } from './upload-fixtures.js';
 
 // An enqueue's drain job reaches the workers by a notification on the job channel, not at their next
@@ -68,4 +70,31 @@ describe('an enqueue announces its drain job to the workers', () => {
         const [job] = await drainJobs(own);
         await expect.poll(() => heard.slice(before).map((n) => String(n.jobId))).toEqual([job]);
     });
+
+    // Only a real PostgreSQL server is shared by several processes.
+    if (store === 'postgres') {
+        it('wakes the drain that lingers on the workflow in another process, and adds no drain job', async () => {
+            const other = await startTestServer({ testStore: t.testStore, config: { role: 'api' } });
+            try {
+                await other.app.ctx.queue.open();
+                const workflowId = (await t.request({ method: 'POST', url: '/api/workflows', headers: account.headers, payload: { name: 'W', graph: triggerOnly() } })).json
+                    .workflowId;
+                // A drain of the other process holds the workflow's lease, out of runs.
+                await t.app.ctx.db.query("INSERT INTO workflow_leases (workflow_id, holder, token, expires_at) VALUES ($1, 'other', $2, now() + interval '1 hour')", [
+                    workflowId,
+                    Crypto.randomUUID()
+                ]);
+                const waker = other.app.ctx.queue.wakes.open(workflowId);
+                const woken = waker.linger(20_000, new AbortController().signal);
+                await enqueue(workflowId);
+                expect(await woken).toBe('woken');
+                waker.close();
+                expect(await drainJobs(workflowId)).toEqual([]);
+                // The wake is the drains' alone: no subscriber of the channel hears it.
+                expect(heard.some((n) => n.jobName === 'wake-drain')).toBe(false);
+            } finally {
+                await other.close();
+            }
+        });
+    }
 });

@@ -66,7 +66,24 @@ class BackingOffChannel extends PostgresNotificationChannel {
         return this.notifyHandlers(notification);
     }
 
-    constructor(pool: pg.Pool) {
+    /**
+     * A drain wake (one per enqueue while its workflow is drained, sent by the enqueue's statement) goes
+     * to the drains alone: Agenda would ignore it, but only after making a debug logger for it (isatty
+     * and three more system calls).
+     */
+    protected override notifyHandlers(notification: JobNotification): Promise<void> {
+        if (notification.jobName !== DRAIN_WAKE) {
+            return super.notifyHandlers(notification);
+        }
+
+        this.wakes.wake(String(notification.jobId));
+        return Promise.resolve();
+    }
+
+    constructor(
+        pool: pg.Pool,
+        private readonly wakes: DrainWakes
+    ) {
         super({ pool, channelName: JOB_CHANNEL });
         this.on('stateChange', (state: string) => {
             if (state === 'connected') {
@@ -133,16 +150,10 @@ const logChannel = (channel: NotificationChannel, log: Logger): void => {
 };
 
 export const createRunQueue = (options: { embedded: boolean; pool: pg.Pool; log: Logger }): RunQueue => {
-    const channel = options.embedded ? new LocalChannel() : new BackingOffChannel(options.pool);
+    const wakes = new DrainWakes();
+    const channel = options.embedded ? new LocalChannel() : new BackingOffChannel(options.pool, wakes);
     // The channel is an EventEmitter: an unhandled 'error' would end the process.
     logChannel(channel, options.log);
-    const wakes = new DrainWakes();
-    // Agenda ignores the notifications of job kinds it does not define, as this one.
-    channel.subscribe(async (notification) => {
-        if (notification.jobName === DRAIN_WAKE) {
-            wakes.wake(String(notification.jobId));
-        }
-    });
 
     const notification = (jobId: string, jobName: string): JobNotification => {
         const at = new Date();
