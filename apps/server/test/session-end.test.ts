@@ -171,9 +171,12 @@ describe('an ended session ends its access tokens at once', () => {
         }
     });
 
-    // On PostgreSQL an enqueue's session is checked by its own statement; an answer given before that
-    // statement (here joi's, for a query parameter the route does not take) has it checked in place.
-    it('a refusal an ended session gets before the enqueue statement is its 401, with the headers every answer carries', async () => {
+    // The session is checked before anything else could refuse the request (here joi, for a query
+    // parameter the route does not take), and its 401 is an answer like any other. A session check left
+    // to the enqueue's own statement (tried, and reverted) had to turn such refusals into 401s late, and
+    // lost these headers on the way; it also let a live session's concurrent enqueues overshoot the
+    // account's limit, or an ended session's spend it (see the next case and the rate-limit one above).
+    it("an ended session's enqueue is refused 401 before anything else, with the headers every answer carries", async () => {
         const { accessToken, refreshToken } = await signUp(t);
         expect((await t.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } })).statusCode).toBe(204);
         const res = await t.request({

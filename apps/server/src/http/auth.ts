@@ -5,7 +5,6 @@ import Jwt from '@hapi/jwt';
 import type { AccountsService } from '../services/accounts.js';
 import { SESSION_ENDED } from '../services/sessions.js';
 import { ACCESS_TOKEN_TTL_SECONDS, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../services/tokens.js';
-import { deferSession } from './deferred-session.js';
 import { REMEMBERED_STRATEGY, RememberedTokens } from './remembered-tokens.js';
 
 declare module '@hapi/hapi' {
@@ -23,12 +22,6 @@ declare module '@hapi/hapi' {
          * from the live sessions the process remembers (services/session-cache.ts).
          */
         freshSignIn?: boolean;
-        /**
-         * Where live sessions are not remembered (PostgreSQL), the requests this answers true for have
-         * their session checked by the handler's own statement (http/deferred-session.ts). Only for
-         * requests with nothing judged before the handler.
-         */
-        sessionInStatement?: (request: Hapi.Request) => boolean;
     }
 }
 
@@ -62,17 +55,11 @@ const acceptableClaims = ({ sub, sid, typ, iat, exp }: AccessClaims, nowSec: num
 /**
  * Bearer JWTs (HS256 only: `alg: none` and other algorithms are refused). The signature is checked
  * without a database hit; then the session the token names must still be live: one indexed lookup
- * per request on PostgreSQL (inside the handler's own statement where the route says so:
- * `sessionInStatement`), so a session ended in any API process refuses its access tokens at once.
- * On the embedded store, which one process owns, live sessions are remembered and forgotten whenever
- * one ends (services/session-cache.ts).
+ * per request on PostgreSQL, so a session ended in any API process refuses its access tokens at
+ * once. On the embedded store, which one process owns, live sessions are remembered and forgotten
+ * whenever one ends (services/session-cache.ts).
  */
-export const registerAuth = async (
-    server: Hapi.Server,
-    jwtSecret: string,
-    accounts: Pick<AccountsService, 'sessionSignedInAt'>,
-    sessionsRemembered: boolean
-): Promise<void> => {
+export const registerAuth = async (server: Hapi.Server, jwtSecret: string, accounts: Pick<AccountsService, 'sessionSignedInAt'>): Promise<void> => {
     const verify = {
         aud: TOKEN_AUDIENCE,
         iss: TOKEN_ISSUER,
@@ -106,18 +93,12 @@ export const registerAuth = async (
             return h.continue;
         }
 
-        if (!sessionsRemembered && request.route.settings.app?.sessionInStatement?.(request)) {
-            deferSession(request);
-        } else {
-            const signedInAt = await accounts.sessionSignedInAt(user.sessionId, user.accountId, request.route.settings.app?.freshSignIn === true);
-            if (!signedInAt) {
-                throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
-            }
-
-            user.signedInAt = signedInAt;
+        const signedInAt = await accounts.sessionSignedInAt(user.sessionId, user.accountId, request.route.settings.app?.freshSignIn === true);
+        if (!signedInAt) {
+            throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
         }
 
-        // Its signature only: whether its session is live is still checked on every request.
+        user.signedInAt = signedInAt;
         if (strategy === JWT_STRATEGY) {
             remembered.remember(request);
         }

@@ -18,9 +18,6 @@ export const idempotencyHeaders = Joi.object({
         .messages({ 'string.pattern.base': "'idempotency-key' must be printable ASCII without spaces, e.g. a UUID" })
 }).unknown();
 
-/** Whether the request carries an Idempotency-Key: its answer may be replayed before the handler's statement runs. */
-export const withIdempotencyKey = (request: Hapi.Request): boolean => request.headers['idempotency-key'] !== undefined;
-
 /** What makes two requests "the same": method, path and body. */
 const fingerprint = (request: Hapi.Request): string => {
     const body = Buffer.isBuffer(request.payload) ? request.payload : JSON.stringify(request.payload ?? null);

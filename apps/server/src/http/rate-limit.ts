@@ -10,8 +10,7 @@ import type { HookOwner } from '../services/hooks.js';
 import { hookHash } from '../services/schedules.js';
 import { findAccountById } from '../store/accounts.js';
 import { rateLimitsStore } from '../store/rate-limits.js';
-import { type Consumed, createWindowCounter, type WindowCounter } from '../services/window-counter.js';
-import { endedLate, sessionDeferred } from './deferred-session.js';
+import { type Consumed, createWindowCounter } from '../services/window-counter.js';
 import { HOOK_STRATEGY } from './hook-auth.js';
 
 /**
@@ -109,10 +108,10 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
      * own: they count in memory and, on PostgreSQL, share their counts with other API processes in
      * batches (see services/window-counter.ts). Embedded, one process owns the database and memory is exact.
      */
-    const counter = (keyPrefix: string, points: number): Bucket & { counts: WindowCounter } => {
+    const counter = (keyPrefix: string, points: number): Bucket => {
         const counts = createWindowCounter({ keyPrefix, points, windowMs: windowSeconds * 1000, store: shared, log: ctx.log });
         server.ext('onPostStop', () => counts.flush());
-        return { points, seconds: windowSeconds, consume: async (key) => counts.consume(key), counts };
+        return { points, seconds: windowSeconds, consume: async (key) => counts.consume(key) };
     };
 
     /**
@@ -180,11 +179,6 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
             return;
         }
 
-        judge(request, bucket, consumed, what);
-    };
-
-    /** Keeps the tightest outcome for the headers; refuses (429) a request over the limit. */
-    const judge = (request: Hapi.Request, bucket: Bucket, consumed: Consumed, what: string) => {
         const outcome: Outcome = { ...consumed, what };
         const previous = outcomes.get(request);
         if (!previous || (!previous.blocked && (outcome.blocked || outcome.remaining < previous.remaining))) {
@@ -223,22 +217,11 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
         return h.continue;
     });
 
-    // Requests let through on a peek, to count once their session is known live.
-    const toCount = new WeakMap<Hapi.Request, string>();
-    const forAccount = 'requests for this account';
-
     server.ext('onPostAuth', async (request, h) => {
         const hook = (request.auth.credentials?.app as { hook?: HookOwner } | undefined)?.hook;
         const accountId = request.auth.credentials?.user?.accountId;
         if (accountId && !hook && !exempt(request)) {
-            if (sessionDeferred(request)) {
-                // Whose session is not checked yet (http/deferred-session.ts): an ended session's
-                // requests must not spend the account's budget. Counted in onPreResponse.
-                judge(request, perAccount, perAccount.counts.peek(accountId), forAccount);
-                toCount.set(request, accountId);
-            } else {
-                await take(request, perAccount, accountId, forAccount);
-            }
+            await take(request, perAccount, accountId, 'requests for this account');
         }
 
         return h.continue;
@@ -281,11 +264,6 @@ export const registerRateLimits = (server: Hapi.Server, ctx: Context): void => {
     });
 
     server.ext('onPreResponse', (request, h) => {
-        const accountId = toCount.get(request);
-        if (accountId && !endedLate(request)) {
-            judge(request, perAccount, perAccount.counts.add(accountId), forAccount);
-        }
-
         const outcome = outcomes.get(request);
         if (outcome) {
             const headers = {

@@ -7,7 +7,6 @@ import { API_TOKEN_STRATEGY, registerApiTokenAuth } from './api-token-auth.js';
 import { ACCESS_TOKEN_STRATEGIES, registerAuth } from './auth.js';
 import { registerHookAuth } from './hook-auth.js';
 import { registerConditionalRequests } from './conditional.js';
-import { registerSessionRecheck } from './deferred-session.js';
 import { createListener } from './connections.js';
 import { registerLogging } from './logging.js';
 import { ownedFirst, registerOwnership } from './ownership.js';
@@ -41,15 +40,13 @@ export const createHttpServer = async (ctx: Context, services: Services, routes:
         }
     });
 
-    // First of the onPreResponse extensions: every later one applies to the 401 it may answer.
-    registerSessionRecheck(server, services.accounts);
     // Before logging: its onPreResponse then logs the 503 a store failure is answered with.
     registerStoreFailures(server);
     registerLogging(server, ctx.log);
     registerHttpMetrics(server, ctx.metrics);
     registerRateLimits(server, ctx);
     registerRequestBodies(server, { bodyTimeoutSeconds: ctx.config.bodyTimeoutSeconds, requestTimeoutSeconds: ctx.config.requestTimeoutSeconds });
-    await registerAuth(server, ctx.secrets.jwtSecret, services.accounts, ctx.sessions.remembers);
+    await registerAuth(server, ctx.secrets.jwtSecret, services.accounts);
     registerOwnership(server, services.ownership);
     registerStorableInput(server);
     registerConditionalRequests(server);

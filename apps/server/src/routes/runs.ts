@@ -3,8 +3,7 @@ import { MAX_NODE_ID_LENGTH } from '@flowctl/engine';
 import Joi from 'joi';
 
 import { accountIdOf } from '../http/auth.js';
-import { sessionToCheck } from '../http/deferred-session.js';
-import { idempotencyHeaders, idempotent, withIdempotencyKey } from '../http/idempotency.js';
+import { idempotencyHeaders, idempotent } from '../http/idempotency.js';
 import { firstEntityTag, preferredWait, watchHeaders } from '../http/watch.js';
 import { nextLink } from '../http/paging.js';
 import type { Services } from '../services/index.js';
@@ -118,15 +117,13 @@ export const runRoutes = (services: Services): ServerRoute[] => [
             response: { status: { 202: enqueued } },
             // The run's INSERT filters by account (404 for another's id, as for an unknown one): only a
             // request with an Idempotency-Key, judged first, has its owner checked before.
-            // So is the session, on PostgreSQL (http/auth.ts): one statement per enqueue.
             plugins: {
-                owner: { kind: 'workflow', param: 'workflowId', judged: withIdempotencyKey },
+                owner: { kind: 'workflow', param: 'workflowId', judged: (request) => request.headers['idempotency-key'] !== undefined },
                 openapi: { status: 202, errors: [409, 422] }
-            },
-            app: { sessionInStatement: (request) => !withIdempotencyKey(request) }
+            }
         },
         handler: idempotent(services.idempotency, async (request, h) => {
-            const run = await services.runs.enqueue(accountIdOf(request), (request.params as { workflowId: string }).workflowId, sessionToCheck(request));
+            const run = await services.runs.enqueue(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
             return h.response(run).code(202);
         })
     },

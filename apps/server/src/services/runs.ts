@@ -11,7 +11,6 @@ import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
 import * as Store from '../store/runs.js';
 import { replaceWebhookSecret } from '../store/webhooks.js';
 import { createNodeOutputReader, type NodeOutputPage, type RowSources } from './node-output.js';
-import { SESSION_ENDED } from './sessions.js';
 import { newWebhookSecret, webhookSecret } from './webhooks.js';
 
 export type { NodeOutputPage } from './node-output.js';
@@ -102,11 +101,7 @@ export interface WatchOptions {
 }
 
 export interface RunsService {
-    /**
-     * With `session`, the run is enqueued only while that session of the account is live (401
-     * otherwise): the request's session check, made by the enqueue's own statement (http/auth.ts).
-     */
-    enqueue(accountId: string, workflowId: string, session?: string | null): Promise<EnqueuedRun>;
+    enqueue(accountId: string, workflowId: string): Promise<EnqueuedRun>;
     get(accountId: string, runId: string): Promise<RunDetail>;
     /**
      * The run as it is now, or as soon as it differs from `known` (a run or node change made by any
@@ -224,13 +219,9 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
     };
 
     return {
-        async enqueue(accountId, workflowId, session = null) {
+        async enqueue(accountId, workflowId) {
             const runId = newId('run');
-            const row = await Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null, session);
-            if (row === 'session-ended') {
-                throw Boom.unauthorized(SESSION_ENDED, 'Bearer');
-            }
-
+            const row = await Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null);
             if (!row) {
                 throw workflowNotFound(workflowId);
             }

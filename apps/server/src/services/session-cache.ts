@@ -22,8 +22,7 @@ export class SessionCache {
     private readonly live = new Map<string, Entry>();
     private generation = 0;
 
-    /** `remembers`: whether sessions are remembered at all (the embedded store). */
-    constructor(readonly remembers: boolean) {}
+    constructor(private readonly enabled: boolean) {}
 
     /** When the session signed in, or null once it has ended; `look` asks the store, always when `fresh`. */
     async signedInAt(sessionId: string, accountId: string, fresh: boolean, look: () => Promise<Date | null>): Promise<Date | null> {
@@ -34,7 +33,7 @@ export class SessionCache {
 
         const generation = this.generation;
         const signedInAt = await look();
-        if (this.remembers && signedInAt && generation === this.generation) {
+        if (this.enabled && signedInAt && generation === this.generation) {
             if (this.live.size >= MAX_SESSIONS) {
                 this.live.clear();
             }

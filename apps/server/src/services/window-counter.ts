@@ -12,10 +12,6 @@ export interface Consumed {
 export interface WindowCounter {
     /** Counts one request for `key`; `blocked` when the window's points are used up (a refusal is not counted). */
     consume(key: string): Consumed;
-    /** As consume, counting nothing: whether a request for `key` would be let through now. */
-    peek(key: string): Consumed;
-    /** Counts a request let through on an earlier peek, though the window's points were used up since. */
-    add(key: string): Consumed;
     /** Writes the counts not yet shared; resolves when the store has answered. */
     flush(): Promise<void>;
 }
@@ -136,39 +132,33 @@ export const createWindowCounter = (options: WindowCounterOptions): WindowCounte
         await flushing;
     };
 
-    /** Decides (and, as `count` says, counts) one request for `key`. */
-    const look = (key: string, count: 'if-room' | 'never' | 'always'): Consumed => {
-        const at = now();
-        if (!store) {
-            sweep(at);
-        }
-
-        let entry = entries.get(key);
-        if (!entry || entry.expire <= at) {
-            entry = { expire: windowEnd(at), shared: 0, pending: 0 };
-            entries.set(key, entry);
-        }
-
-        const used = entry.shared + entry.pending;
-        const resetMs = entry.expire - at;
-        const blocked = used >= points;
-        if (count === 'never' || (blocked && count === 'if-room')) {
-            return { limit: points, remaining: Math.max(0, points - used), resetMs, blocked };
-        }
-
-        entry.pending++;
-        if (store) {
-            dirty.add(key);
-            timer ??= setTimeout(() => void flush(), flushDelayMs).unref();
-        }
-
-        return { limit: points, remaining: Math.max(0, points - used - 1), resetMs, blocked: false };
-    };
-
     return {
-        consume: (key) => look(key, 'if-room'),
-        peek: (key) => look(key, 'never'),
-        add: (key) => look(key, 'always'),
+        consume(key) {
+            const at = now();
+            if (!store) {
+                sweep(at);
+            }
+
+            let entry = entries.get(key);
+            if (!entry || entry.expire <= at) {
+                entry = { expire: windowEnd(at), shared: 0, pending: 0 };
+                entries.set(key, entry);
+            }
+
+            const used = entry.shared + entry.pending;
+            const resetMs = entry.expire - at;
+            if (used >= points) {
+                return { limit: points, remaining: 0, resetMs, blocked: true };
+            }
+
+            entry.pending++;
+            if (store) {
+                dirty.add(key);
+                timer ??= setTimeout(() => void flush(), flushDelayMs).unref();
+            }
+
+            return { limit: points, remaining: points - used - 1, resetMs, blocked: false };
+        },
         flush
     };
 };

@@ -40,43 +40,23 @@ export const WAKE = (wf: string) => `
 /**
  * Inserts a PENDING run of the workflow's current revision and, in the same statement, a drain job
  * when the workflow needs one, announced to the workers when `announce` (PostgreSQL: the statement's
- * own notification, one round trip fewer per enqueue). With `session`, only while that session of
- * the account is live (its check rides on this statement: http/auth.ts). 'session-ended' when it is
- * not; null when the workflow does not exist or is another account's.
+ * own notification, one round trip fewer per enqueue). Null when the workflow does not exist or is
+ * another account's.
  */
-export const enqueueRun = async (
-    db: Queryable,
-    runId: string,
-    accountId: string,
-    workflowId: string,
-    announce = false,
-    session: string | null = null
-): Promise<EnqueuedRow | 'session-ended' | null> => {
-    const row = await preparedOne<{ live: boolean } & ({ created_at: null } | EnqueuedRow)>(
+export const enqueueRun = (db: Queryable, runId: string, accountId: string, workflowId: string, announce = false): Promise<EnqueuedRow | null> =>
+    preparedOne<EnqueuedRow>(
         db,
         'flowctl_runs_enqueueRun',
-        `WITH live AS (
-             SELECT $5::text IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id = $5 AND account_id = $3 AND ended_at IS NULL) AS ok
-         ),
-         run AS (
+        `WITH run AS (
              INSERT INTO runs (id, account_id, workflow_id, revision, status)
-             SELECT $1, w.account_id, w.id, w.revision, 'PENDING' FROM workflows w WHERE w.id = $2 AND w.account_id = $3 AND (SELECT ok FROM live)
+             SELECT $1, w.account_id, w.id, w.revision, 'PENDING' FROM workflows w WHERE w.id = $2 AND w.account_id = $3
              RETURNING created_at, revision
          ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2')}, ${ANNOUNCED('$4::boolean AND EXISTS (SELECT 1 FROM run)')}
-         SELECT live.ok AS live, r.* FROM live LEFT JOIN (
-             -- Evaluated for an inserted run only: nothing of another account's workflow is looked at.
-             SELECT run.created_at, run.revision, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
-                    EXISTS (SELECT 1 FROM wake) AS held, EXISTS (SELECT 1 FROM announced) AS announced
-             FROM run
-         ) r ON TRUE`,
-        [runId, workflowId, accountId, announce, session]
+         SELECT run.created_at, run.revision, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
+                EXISTS (SELECT 1 FROM wake) AS held, EXISTS (SELECT 1 FROM announced) AS announced
+         FROM run`,
+        [runId, workflowId, accountId, announce]
     );
-    if (!row?.live) {
-        return 'session-ended';
-    }
-
-    return row.created_at === null ? null : (row as EnqueuedRow);
-};
 
 /**
  * Inserts a PENDING retry run of `sourceRunId` (same workflow, same revision, or the workflow's
