@@ -1,9 +1,10 @@
 import Crypto from 'node:crypto';
 import Fs from 'node:fs/promises';
+import Net from 'node:net';
 import Path from 'node:path';
 import { Readable } from 'node:stream';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { loadConfig } from '../src/config.js';
 import { type BlobStore, createFileBlobStore, createPgBlobStore, PG_CHUNK_BYTES } from '../src/store/blobs.js';
@@ -196,5 +197,49 @@ if (store === 'postgres') {
         });
 
         it('removes chunks older than an hour that no upload owns', () => checkOrphanSweep(t, null));
+
+        it('holds no database connection while an upload body trickles in: more of them than the pool has, and others are still served', async () => {
+            const account = await createAccount(t);
+            const other = await createAccount(t);
+            const url = new URL(t.url);
+            const { blobs } = t.app.ctx;
+            const put = blobs.put;
+            let started = 0;
+            blobs.put = (key, source) => {
+                started++;
+                return put.call(blobs, key, source);
+            };
+            const boundary = 'flowctl-trickle';
+            const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.csv"\r\nContent-Type: text/csv\r\n\r\nid,name\n`;
+            // The pool has 10 connections; a byte every 200 ms is a body that is still arriving.
+            const sockets = Array.from({ length: 12 }, () => {
+                const socket = Net.connect({ host: url.hostname, port: Number(url.port) });
+                socket.on('error', () => {});
+                socket.write(
+                    `POST /api/uploads HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ${account.headers.authorization}\r\n` +
+                        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000\r\n\r\n${head}`
+                );
+                return socket;
+            });
+            const trickle = setInterval(() => {
+                for (const socket of sockets) {
+                    socket.write('1');
+                }
+            }, 200);
+            try {
+                // Every upload has reached the store (a transaction around the body took its connection there).
+                await vi.waitFor(() => expect(started).toBe(sockets.length), { timeout: 30_000, interval: 20 });
+                await new Promise((resolve) => setTimeout(resolve, 200));
+                const me = await t.request({ method: 'GET', url: '/api/auth/me', headers: other.headers });
+                expect(me.statusCode, me.payload).toBe(200);
+            } finally {
+                clearInterval(trickle);
+                for (const socket of sockets) {
+                    socket.destroy();
+                }
+
+                blobs.put = put;
+            }
+        });
     });
 }

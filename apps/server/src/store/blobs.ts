@@ -156,25 +156,33 @@ async function* rechunk(source: AsyncIterable<Buffer>, size: number): AsyncGener
 
 /**
  * Blobs as numbered 1 MiB rows of upload_chunks, so every machine sharing DATABASE_URL sees every
- * upload. A put is one transaction: an interrupted upload rolls back and leaves no chunk behind.
+ * upload. Each chunk is a statement of its own, not one transaction around the whole body: that held
+ * a pool connection for as long as the client took to send (a byte every few seconds is not a body
+ * that stopped), and ten slow uploads took every connection, every other request answered 503. A put
+ * that fails removes what it wrote; one whose process died is an orphan, removed after an hour
+ * (services/uploads.ts): nothing refers to a blob before its put returns.
  */
 export const createPgBlobStore = (db: Db): BlobStore => ({
     async put(key, source) {
         assertKey(key);
         let bytes = 0;
-        await db.tx(async (tx) => {
-            let seq = 0;
+        let seq = 0;
+        try {
             for await (const chunk of rechunk(source, PG_CHUNK_BYTES)) {
-                await tx.query('INSERT INTO upload_chunks (upload_id, seq, data) VALUES ($1, $2, $3)', [key, seq, chunk]);
+                await db.query('INSERT INTO upload_chunks (upload_id, seq, data) VALUES ($1, $2, $3)', [key, seq, chunk]);
                 seq += 1;
                 bytes += chunk.length;
             }
 
             // An empty blob still gets chunk 0, so that "no chunk 0" always means "no such blob".
             if (seq === 0) {
-                await tx.query(`INSERT INTO upload_chunks (upload_id, seq, data) VALUES ($1, 0, ''::bytea)`, [key]);
+                await db.query(`INSERT INTO upload_chunks (upload_id, seq, data) VALUES ($1, 0, ''::bytea)`, [key]);
             }
-        });
+        } catch (err) {
+            await db.query('DELETE FROM upload_chunks WHERE upload_id = $1', [key]).catch(() => {});
+            throw err;
+        }
+
         return { bytes };
     },
     get(key) {
