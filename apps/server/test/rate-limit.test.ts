@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { clientKey } from '../src/http/rate-limit.js';
 import { createAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { awayFromWindowEnd } from './rate-windows.js';
 import { accountsWith, freshEmail } from './sign-up.js';
 
 // Small limits so a test can reach them; each test uses its own client addresses (inject's remoteAddress).
@@ -16,6 +17,7 @@ describe('rate limiting', () => {
         t = await startTestServer({ config: { rateLimit: { perIp: PER_IP, perAccount: PER_ACCOUNT, perHook: 120, windowSeconds: 60, mailPerIp: MAIL_PER_IP } } });
     });
     afterAll(() => t.close());
+    beforeEach(() => awayFromWindowEnd(60));
 
     const from = (remoteAddress: string, url: string, headers: Record<string, string> = {}) => t.request({ method: 'GET', url, remoteAddress, headers });
 

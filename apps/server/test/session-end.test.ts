@@ -4,6 +4,7 @@ import { createAccountsService } from '../src/services/accounts.js';
 import { revokeAccountRefreshTokens } from '../src/store/accounts.js';
 import { insertApiToken } from '../src/store/api-tokens.js';
 import { startTestServer, store, type TestServer } from './harness.js';
+import { awayFromWindowEnd } from './rate-windows.js';
 import { bearer, resetCodeFor, type SignedUp, signUp } from './sign-up.js';
 
 // Issue 18 §1: ending a session (log-out, password reset or change, refresh-token reuse) ends its access tokens
@@ -198,6 +199,7 @@ describe('an ended session ends its access tokens at once', () => {
         try {
             const { accessToken } = await signUp(limited);
             const graph = { nodes: [{ id: 'start', type: 'TRIGGER', data: {} }], edges: [] };
+            await awayFromWindowEnd(60);
             const created = await limited.request({ method: 'POST', url: '/api/workflows', headers: bearer(accessToken), payload: { name: 'W', graph } });
             expect(created.headers['ratelimit-remaining']).toBe('3');
             const enqueue = () => limited.request({ method: 'POST', url: `/api/workflows/${created.json.workflowId}/run`, headers: bearer(accessToken) });
