@@ -9,6 +9,12 @@ export interface DbProxy {
     cut(): void;
     /** Passes nothing either way, and answers no new connection: a frozen database (SIGSTOP). */
     freeze(): void;
+    /**
+     * The next statement whose request contains `marker` (a prepared statement's name, sent with every
+     * execution) is carried out, but its reply never arrives: the connection is closed when the reply
+     * comes (after the commit of a statement outside a transaction). A connection lost at the worst moment.
+     */
+    loseReplyTo(marker: string): void;
     /** Back to passing everything; connections held while frozen are closed. */
     restore(): void;
     close(): Promise<void>;
@@ -22,6 +28,7 @@ export const startDbProxy = async (databaseUrl: string): Promise<DbProxy> => {
     const target = new URL(databaseUrl);
     let mode: 'open' | 'cut' | 'frozen' = 'open';
     let attempts = 0;
+    let replyToLose: Buffer | null = null;
     const sockets = new Set<Net.Socket>();
     const track = (socket: Net.Socket) => {
         sockets.add(socket);
@@ -51,14 +58,23 @@ export const startDbProxy = async (databaseUrl: string): Promise<DbProxy> => {
         track(upstream);
         upstream.on('close', () => client.destroy());
         client.on('close', () => upstream.destroy());
+        let loseReply = false;
         // Forwarded only while open: frozen, nothing gets through, and restore() closes these.
-        client.on('data', (chunk) => {
+        client.on('data', (chunk: Buffer) => {
+            if (replyToLose && chunk.includes(replyToLose)) {
+                replyToLose = null;
+                loseReply = true;
+            }
+
             if (mode === 'open') {
                 upstream.write(chunk);
             }
         });
         upstream.on('data', (chunk) => {
-            if (mode === 'open') {
+            if (loseReply) {
+                client.destroy();
+                upstream.destroy();
+            } else if (mode === 'open') {
                 client.write(chunk);
             }
         });
@@ -79,6 +95,9 @@ export const startDbProxy = async (databaseUrl: string): Promise<DbProxy> => {
         },
         freeze() {
             mode = 'frozen';
+        },
+        loseReplyTo(marker) {
+            replyToLose = Buffer.from(marker);
         },
         restore() {
             if (mode === 'frozen') {

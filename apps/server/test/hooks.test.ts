@@ -100,6 +100,26 @@ describe('hooks', () => {
         expect((await api.call('GET', `/api/workflows/${workflowId}/runs`)).json).toHaveLength(1);
     });
 
+    it('starts no second run when a retry comes after the first answer was lost, and keeps no second upload', async () => {
+        const { workflowId, hookUrl } = await create();
+        const body = [{ name: 'Ada', email: 'ada@example.test', age: 1 }];
+        const first = await post(hookUrl, body, { 'idempotency-key': 'hook-answer-lost' });
+        expect(first.statusCode, first.payload).toBe(202);
+        const uploads = async () =>
+            Number((await t.app.ctx.db.query<{ n: number }>('SELECT count(*) AS n FROM uploads WHERE account_id = $1 AND hook', [account.accountId]))[0]!.n);
+        const before = await uploads();
+        expect(before).toBeGreaterThan(0);
+
+        // The first request's connection dropped after its run was committed: it let its key go.
+        await t.app.ctx.db.query("DELETE FROM idempotency_keys WHERE key = 'hook-answer-lost'");
+        const again = await post(hookUrl, body, { 'idempotency-key': 'hook-answer-lost' });
+        expect(again.statusCode, again.payload).toBe(202);
+        expect(again.json.runId).toBe(first.json.runId);
+        expect(await uploads()).toBe(before);
+        await api.waitFor(first.json.runId);
+        expect((await api.call('GET', `/api/workflows/${workflowId}/runs`)).json).toHaveLength(1);
+    });
+
     it('rotation makes the old URL answer 404 at once, the new one works; the id never reaches the logs', async () => {
         const { workflowId, hookUrl } = await create();
         const rotated = await api.call('POST', `/api/workflows/${workflowId}/hook/rotate`);

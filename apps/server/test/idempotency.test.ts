@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { startDbProxy } from './db-proxy.js';
 import { createAccount, type TestAccount } from './fixtures.js';
-import { startTestServer, store, type TestServer } from './harness.js';
+import { createTestStore, startTestServer, store, type TestServer } from './harness.js';
 import { triggerOnly } from './upload-fixtures.js';
 
 describe('Idempotency-Key on enqueue and workflow create', () => {
@@ -16,8 +17,8 @@ describe('Idempotency-Key on enqueue and workflow create', () => {
     const send = (server: TestServer, method: string, url: string, key: string | null, who: TestAccount = account, payload?: object) =>
         server.request({ method, url, headers: { ...who.headers, ...(key ? { 'idempotency-key': key } : {}) }, ...(payload ? { payload } : {}) });
 
-    const workflow = async (who: TestAccount = account) => {
-        const res = await send(t, 'POST', '/api/workflows', null, who, { name: 'idempotent', graph: triggerOnly() });
+    const workflow = async (who: TestAccount = account, server: TestServer = t) => {
+        const res = await send(server, 'POST', '/api/workflows', null, who, { name: 'idempotent', graph: triggerOnly() });
         expect(res.statusCode, res.payload).toBe(201);
         return res.json.workflowId as string;
     };
@@ -113,10 +114,40 @@ describe('Idempotency-Key on enqueue and workflow create', () => {
         });
     }
 
+    it('answers the run a request enqueued when its answer was lost after the commit: a retry enqueues no other', async () => {
+        const workflowId = await workflow();
+        const url = `/api/workflows/${workflowId}/run`;
+        const first = await send(t, 'POST', url, 'answer-lost');
+        expect(first.statusCode, first.payload).toBe(202);
+
+        // Its process died before the answer was stored: the reservation, never answered, is taken over after a minute.
+        await t.app.ctx.db.query(
+            "UPDATE idempotency_keys SET status_code = NULL, response = NULL, created_at = now() - interval '2 minutes' WHERE key = 'answer-lost'"
+        );
+        const afterCrash = await send(t, 'POST', url, 'answer-lost');
+        expect(afterCrash.statusCode, afterCrash.payload).toBe(202);
+        expect(afterCrash.json).toEqual(first.json);
+
+        // Its database connection dropped after the commit: the request failed, and let its key go.
+        await t.app.ctx.db.query("DELETE FROM idempotency_keys WHERE key = 'answer-lost'");
+        const afterDrop = await send(t, 'POST', url, 'answer-lost');
+        expect(afterDrop.statusCode, afterDrop.payload).toBe(202);
+        expect(afterDrop.json).toEqual(first.json);
+        expect(await runCount(workflowId)).toBe(1);
+
+        // The run keeps the key to its own request: another workflow's enqueue with it is still refused.
+        await t.app.ctx.db.query("DELETE FROM idempotency_keys WHERE key = 'answer-lost'");
+        const other = await workflow();
+        const reused = await send(t, 'POST', `/api/workflows/${other}/run`, 'answer-lost');
+        expect(reused.statusCode, reused.payload).toBe(422);
+        expect(await runCount(other)).toBe(0);
+    });
+
     it('forgets a key after 24 hours, and takes over one whose first request died unanswered', async () => {
         const workflowId = await workflow();
         const first = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'day-old');
         await t.app.ctx.db.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'day-old'");
+        await t.app.ctx.db.query("UPDATE runs SET created_at = created_at - interval '25 hours' WHERE idempotency_key = 'day-old'");
         const later = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'day-old');
         expect(later.statusCode).toBe(202);
         expect(later.json.runId).not.toBe(first.json.runId);
@@ -129,6 +160,36 @@ describe('Idempotency-Key on enqueue and workflow create', () => {
         expect(takeover.statusCode).toBe(202);
         expect(await runCount(workflowId)).toBe(3);
     });
+
+    // A real connection lost between the enqueue's commit and its reply: the client gets a 503 and retries.
+    if (store === 'postgres') {
+        it('answers the committed run to the retry of an enqueue whose database connection dropped before the reply', async () => {
+            const base = await createTestStore();
+            const proxy = await startDbProxy(base.databaseUrl!);
+            const server = await startTestServer({ testStore: { ...base, databaseUrl: proxy.url }, config: { databaseConnectTimeoutMs: 1_000 } });
+            try {
+                const owner = await createAccount(server);
+                const workflowId = await workflow(owner, server);
+                const url = `/api/workflows/${workflowId}/run`;
+                const runsOf = async () => (await server.app.ctx.db.query<{ id: string }>('SELECT id FROM runs WHERE workflow_id = $1', [workflowId])).map((r) => r.id);
+
+                proxy.loseReplyTo('flowctl_runs_enqueueRun');
+                const lost = await send(server, 'POST', url, 'reply-lost', owner);
+                expect(lost.statusCode, lost.payload).toBe(503);
+                const committed = await runsOf();
+                expect(committed).toHaveLength(1);
+
+                const retried = await send(server, 'POST', url, 'reply-lost', owner);
+                expect(retried.statusCode, retried.payload).toBe(202);
+                expect(retried.json.runId).toBe(committed[0]);
+                expect(await runsOf()).toEqual(committed);
+            } finally {
+                await server.close();
+                await proxy.close();
+                await base.drop();
+            }
+        });
+    }
 
     it('rejects a malformed key with 400 and documents the header', async () => {
         const workflowId = await workflow();

@@ -30,9 +30,9 @@ describe('a relay that stops taking mail pauses sending; it does not fail the me
         }
     });
 
-    const setup = async (giveUpMs = 60_000) => {
+    const setup = async (giveUpMs = 60_000, probeDelayMs = 50) => {
         const sink = await startSmtpSink();
-        const pool = new SmtpPool(sink.url, FROM, { maxConnections: 4, timeoutMs: 2000, relay: { giveUpMs, probeDelayMs: 50 } });
+        const pool = new SmtpPool(sink.url, FROM, { maxConnections: 4, timeoutMs: 2000, relay: { giveUpMs, probeDelayMs } });
         const changes: string[] = [];
         pool.relay.on('change', (state: { condition: string }) => {
             changes.push(state.condition);
@@ -167,5 +167,25 @@ describe('a relay that stops taking mail pauses sending; it does not fail the me
         }
 
         expect(pool.relay.snapshot().condition).toBe('up');
+    });
+
+    it('past the limit, fails a run that began before the relay last failed at once, but lets one begun after probe it', async () => {
+        // Probes 1 s apart: the relay is given up (after 400 ms) long before its next probe is due.
+        const { sink, pool } = await setup(400, 1000);
+        await pool.send(mail(0), { retry });
+        const begun = Date.now();
+        await sink.stop();
+        const waiting = await Promise.all(Array.from({ length: 3 }, (_, i) => pool.send(mail(i + 1), { retry, startedAt: begun }).catch((err: Error) => err)));
+        expect(waiting).toEqual(Array(3).fill(expect.objectContaining({ code: 'ERELAYDOWN' })));
+        // Its later e-mails fail without a try: the relay failed while it was sending.
+        await expect(pool.send(mail(4), { retry, startedAt: begun })).rejects.toMatchObject({ code: 'ERELAYDOWN' });
+
+        // A retry of that run, started once the relay is back and before the next probe is due: it
+        // probes the relay and sends, where it failed untried.
+        await sink.start();
+        expect(pool.relay.snapshot().condition).toBe('down');
+        await pool.send(mail(5), { retry, startedAt: Date.now() });
+        expect(pool.relay.snapshot().condition).toBe('up');
+        expect(sink.messages.map((m) => m.to[0])).toContain('r5@outage.example.test');
     });
 });

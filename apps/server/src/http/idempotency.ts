@@ -3,7 +3,7 @@ import Crypto from 'node:crypto';
 import type * as Hapi from '@hapi/hapi';
 import Joi from 'joi';
 
-import type { IdempotencyService } from '../services/idempotency.js';
+import type { IdempotencyClaim, IdempotencyService } from '../services/idempotency.js';
 import { accountIdOf } from './auth.js';
 
 /** `validate.headers` of a route wrapped in idempotent(): declares the key, lets every other header through. */
@@ -30,27 +30,30 @@ const isResponse = (value: unknown): value is Hapi.ResponseObject =>
 /**
  * Wraps a route handler so a request sent with an `Idempotency-Key` header runs once per account and
  * key: a retry gets the stored first answer, a concurrent one waits for it, another request with
- * the same key is a 422. Only successes are stored; after a failure, a retry runs again.
+ * the same key is a 422. Only successes are stored; after a failure, a retry runs again. The handler
+ * gets the key to write with what it makes where a retry must find it even when this request's answer
+ * was lost after its commit (a run: services/idempotency.ts keyedRun).
  */
-type Handler = (request: Hapi.Request, h: Hapi.ResponseToolkit) => Promise<Hapi.Lifecycle.ReturnValue>;
+type Handler = (request: Hapi.Request, h: Hapi.ResponseToolkit, claim: IdempotencyClaim | null) => Promise<Hapi.Lifecycle.ReturnValue>;
 
 export const idempotent =
     (service: IdempotencyService, handler: Handler): Hapi.Lifecycle.Method =>
     async (request, h) => {
         const key = request.headers['idempotency-key'] as string | undefined;
         if (!key) {
-            return handler(request, h);
+            return handler(request, h, null);
         }
 
         const accountId = accountIdOf(request);
-        const reservation = await service.begin(accountId, key, fingerprint(request));
+        const claim = { key, fingerprint: fingerprint(request) };
+        const reservation = await service.begin(accountId, key, claim.fingerprint);
         if (reservation.replay) {
             return h.response(reservation.body as object).code(reservation.statusCode).header('idempotent-replayed', 'true');
         }
 
         let answer: Hapi.Lifecycle.ReturnValue;
         try {
-            answer = await handler(request, h);
+            answer = await handler(request, h, claim);
         } catch (error) {
             await service.abandon(accountId, key);
             throw error;

@@ -39,6 +39,11 @@ export interface SendOptions {
      */
     retry?: boolean;
     /**
+     * When the caller's batch (a run) began sending. Past SMTP_RETRY_FOR_MS of relay outage, its
+     * messages fail at once only if the relay failed after this; a batch begun later probes it first.
+     */
+    startedAt?: number;
+    /**
      * Called just before the message goes out, from when it may be delivered; if it throws, it does
      * not go. `again`: an earlier attempt went out unanswered, so this copy may be a duplicate.
      */
@@ -85,7 +90,17 @@ export const createMailer = (config: Config, log: Logger): Mailer => {
         return {
             relay: pool.relay,
             send: (mail, options = {}) =>
-                pool.send({ from: config.mailFrom, ...mail }, { after: options.after, signal: options.signal, retry: options.retry ? policy : undefined, onTransmit: options.onTransmit, onRefused: options.onRefused }),
+                pool.send(
+                    { from: config.mailFrom, ...mail },
+                    {
+                        after: options.after,
+                        signal: options.signal,
+                        retry: options.retry ? policy : undefined,
+                        onTransmit: options.onTransmit,
+                        onRefused: options.onRefused,
+                        startedAt: options.startedAt
+                    }
+                ),
             close: () => pool.close()
         };
     }

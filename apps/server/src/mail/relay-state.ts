@@ -100,10 +100,12 @@ export class RelayState extends EventEmitter {
 
     /**
      * Resolves when a message may be tried: at once while the relay is up; while it is down, when this
-     * one is to probe it. Rejects with RelayDownError once the relay has been down past giveUpMs.
-     * `succeeded` or `failed` must be called after the attempt by whoever got through.
+     * one is to probe it. Rejects with RelayDownError once the relay has been down past giveUpMs and
+     * has failed since `startedAt` (when the message's batch, a run, began sending): a batch begun
+     * after that failure (a retry started once the relay is back) waits for the next probe instead of
+     * failing untried. `succeeded` or `failed` must be called after the attempt by whoever got through.
      */
-    async admit(signal?: AbortSignal, wait = true): Promise<number> {
+    async admit(signal?: AbortSignal, wait = true, startedAt = Number.NEGATIVE_INFINITY): Promise<number> {
         for (;;) {
             signal?.throwIfAborted();
             if (this.condition === 'up') {
@@ -117,8 +119,13 @@ export class RelayState extends EventEmitter {
 
             // A message that may not wait (a sign-in code a request waits for) fails at once; so do
             // those past the limit, unless a probe is under way: its answer decides for them too.
-            if ((this.givenUp() && !this.probing) || !wait) {
+            if ((this.givenUp() && !this.probing && this.lastFailureAt >= startedAt) || !wait) {
                 throw new RelayDownError(this.snapshot());
+            }
+
+            // Past the limit the timer no longer runs by itself: it wakes this one when its probe is due.
+            if (this.givenUp() && !this.probing && !this.timer) {
+                this.schedule();
             }
 
             await this.wait(signal);
@@ -220,7 +227,7 @@ export class RelayState extends EventEmitter {
         }
 
         const giveUpAt = (this.since?.getTime() ?? Date.now()) + this.options.giveUpMs;
-        const at = Date.now() < giveUpAt ? Math.min(this.nextTryAt, giveUpAt) : this.nextTryAt;
+        const at = Date.now() < giveUpAt ? Math.min(this.nextTryAt, giveUpAt) : this.dueAt();
         this.timer = setTimeout(() => {
             this.timer = null;
             this.wakeAll();

@@ -55,6 +55,8 @@ export interface PoolSendOptions {
     onTransmit?: (info: { again: boolean }) => void | Promise<void>;
     /** Called when an attempt that went out was answered with a refusal: that copy was not accepted. */
     onRefused?: () => void;
+    /** When the message's batch (a run) began sending: see RelayState.admit. */
+    startedAt?: number;
 }
 
 /** A stream that yields `data` once `after` resolves, and fails if it rejects. */
@@ -97,7 +99,7 @@ export class SmtpPool {
 
     /** Resolves once the server accepted the message; the Message-ID stays the same over retries. */
     async send(message: TextMail, options: PoolSendOptions = {}): Promise<{ messageId: string }> {
-        const { after, signal, retry, onTransmit, onRefused } = options;
+        const { after, signal, retry, onTransmit, onRefused, startedAt } = options;
         const { envelope, messageId, raw: built } = await this.compose(message);
         const raw = () => (after ? gated(after, built) : built);
         let unanswered = false;
@@ -106,7 +108,7 @@ export class SmtpPool {
         const attempt = async () => {
             for (;;) {
                 const waited = Date.now();
-                const admitted = await this.relay.admit(signal, Boolean(retry));
+                const admitted = await this.relay.admit(signal, Boolean(retry), startedAt);
                 paused += Date.now() - waited;
                 const started = Date.now();
                 let transmitted = false;

@@ -42,11 +42,11 @@ export const hookRoutes = (ctx: Context, services: Services): ServerRoute[] => {
                 response: { status: { 202: started } },
                 plugins: { openapi: { status: 202, errors: [404, 409, 413, 415, 422] } }
             },
-            handler: idempotent(services.idempotency, async (request, h) => {
+            handler: idempotent(services.idempotency, async (request, h, claim) => {
                 const type = String(request.headers['content-type'] ?? 'application/json').toLowerCase();
                 const bytes = (request.payload as Buffer | null) ?? Buffer.alloc(0);
                 const contentType = bytes.length === 0 ? 'none' : type.startsWith('text/csv') ? 'csv' : 'json';
-                return h.response(await services.hooks.start(hookOwnerOf(request), { contentType, bytes })).code(202);
+                return h.response(await services.hooks.start(hookOwnerOf(request), { contentType, bytes }, claim)).code(202);
             })
         },
         {

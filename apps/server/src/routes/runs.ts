@@ -122,8 +122,8 @@ export const runRoutes = (services: Services): ServerRoute[] => [
                 openapi: { status: 202, errors: [409, 422] }
             }
         },
-        handler: idempotent(services.idempotency, async (request, h) => {
-            const run = await services.runs.enqueue(accountIdOf(request), (request.params as { workflowId: string }).workflowId);
+        handler: idempotent(services.idempotency, async (request, h, claim) => {
+            const run = await services.runs.enqueue(accountIdOf(request), (request.params as { workflowId: string }).workflowId, claim);
             return h.response(run).code(202);
         })
     },

@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import { DRAIN_JOB } from '../store/queue.js';
 import { enqueueHookRun, workflowByHook } from '../store/schedules.js';
 import { jsonRowsToCsv } from './hook-rows.js';
+import { type IdempotencyClaim, insertKeyed } from './idempotency.js';
 import { hookHash } from './schedules.js';
 import type { UploadsService } from './uploads.js';
 
@@ -21,7 +22,11 @@ export interface HooksService {
     /** The workflow a hook id starts; 404 for an unknown (or rotated) id, 409 while it is paused. */
     identify(hookId: string): Promise<HookOwner>;
     /** Stores the body's rows as an upload (deleted with the last run that names it) and enqueues a run that reads them. */
-    start(owner: HookOwner, body: { contentType: 'json' | 'csv' | 'none'; bytes: Buffer }): Promise<{ runId: string; status: 'PENDING' }>;
+    start(
+        owner: HookOwner,
+        body: { contentType: 'json' | 'csv' | 'none'; bytes: Buffer },
+        claim?: IdempotencyClaim | null
+    ): Promise<{ runId: string; status: 'PENDING' }>;
 }
 
 export const createHooksService = (ctx: Context, uploads: UploadsService): HooksService => ({
@@ -40,7 +45,7 @@ export const createHooksService = (ctx: Context, uploads: UploadsService): Hooks
         return { accountId: found.account_id, workflowId: found.workflow_id, hookHash: hash };
     },
 
-    async start(owner, body) {
+    async start(owner, body, claim = null) {
         // Both kinds take the upload path, which checks the CSV in paced pieces (uploads.ts); JSON is
         // cut into rows and converted a slice at a time (hook-rows.ts): no body holds the event loop.
         let csv: Readable | null = null;
@@ -53,15 +58,20 @@ export const createHooksService = (ctx: Context, uploads: UploadsService): Hooks
         const hook = { generated: body.contentType === 'json' };
         const uploadId = csv === null ? null : (await uploads.create(owner.accountId, { filename: 'hook.csv', body: csv, hook })).upload.uploadId;
         const runId = newId('run');
-        const row = await enqueueHookRun(ctx.db, runId, owner.workflowId, uploadId);
-        if (!row) {
+        const enqueued = await insertKeyed(ctx.db, owner.accountId, claim, () => enqueueHookRun(ctx.db, runId, owner.workflowId, uploadId, claim));
+        if (!enqueued || 'earlier' in enqueued) {
             if (uploadId) {
                 await uploads.remove(owner.accountId, uploadId).catch(() => {});
+            }
+
+            if (enqueued) {
+                return { runId: enqueued.earlier.id, status: 'PENDING' };
             }
 
             throw Boom.notFound('Unknown hook: its workflow was deleted');
         }
 
+        const row = enqueued.inserted;
         if (row.job_id) {
             ctx.queue.announce(row.job_id, DRAIN_JOB);
         }

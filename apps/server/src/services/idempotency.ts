@@ -3,7 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Boom from '@hapi/boom';
 
 import type { Context } from '../context.js';
+import type { Queryable } from '../store/db.js';
 import * as Store from '../store/idempotency.js';
+import type { IdempotencyClaim } from '../store/runs.js';
+
+export type { IdempotencyClaim };
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** An answer this late means the process answering it died; a retry may then run the request. */
@@ -12,6 +16,46 @@ const STALE_MS = 60_000;
 const WAIT_MS = 10_000;
 const POLL_MS = 25;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+const keyReused = (key: string) =>
+    Boom.badData(`Idempotency-Key '${key}' was already used for a different request (another path or body) in the last 24 hours: send a new key for a new request`);
+
+/**
+ * Runs `insert`, a statement that enqueues a run carrying the request's key (with KEYED_RUN_CONFLICT).
+ * When it inserts nothing because a run of the account has the key, that run is the answer: an earlier
+ * request with the key enqueued it and its answer was lost (its database connection dropped after the
+ * commit, or its process died before the answer was stored, and the key's reservation was let go or
+ * taken over). A run older than the key's 24 hours lets the key go and `insert` runs again. Null when
+ * no run has the key: the statement's own conditions (the workflow) let nothing in.
+ */
+export const insertKeyed = async <T>(
+    db: Queryable,
+    accountId: string,
+    claim: IdempotencyClaim | null,
+    insert: () => Promise<T | null>
+): Promise<{ inserted: T } | { earlier: Store.KeyedRun } | null> => {
+    for (;;) {
+        const inserted = await insert();
+        if (inserted || !claim) {
+            return inserted ? { inserted } : null;
+        }
+
+        const run = await Store.findKeyedRun(db, accountId, claim.key, IDEMPOTENCY_TTL_MS);
+        if (!run) {
+            return null;
+        }
+
+        if (run.fingerprint !== claim.fingerprint) {
+            throw keyReused(claim.key);
+        }
+
+        if (run.fresh) {
+            return { earlier: run };
+        }
+
+        await Store.forgetRunKey(db, run.id);
+    }
+};
 
 export type Reservation = { replay: false } | { replay: true; statusCode: number; body: unknown };
 
@@ -53,9 +97,7 @@ export const createIdempotencyService = (ctx: Context): IdempotencyService => {
                 // Gone between the two statements: its first request failed and let it go. Try again.
                 const row = await Store.findKey(db, accountId, key);
                 if (row && row.fingerprint !== fingerprint) {
-                    throw Boom.badData(
-                        `Idempotency-Key '${key}' was already used for a different request (another path or body) in the last 24 hours: send a new key for a new request`
-                    );
+                    throw keyReused(key);
                 }
 
                 if (row?.status_code != null) {

@@ -10,6 +10,7 @@ import { retrySource } from '../store/interruptions.js';
 import { DRAIN_JOB, WEBHOOK_JOB } from '../store/queue.js';
 import * as Store from '../store/runs.js';
 import { replaceWebhookSecret } from '../store/webhooks.js';
+import { type IdempotencyClaim, insertKeyed } from './idempotency.js';
 import { createNodeOutputReader, type NodeOutputPage, type RowSources } from './node-output.js';
 import { newWebhookSecret, webhookSecret } from './webhooks.js';
 
@@ -101,7 +102,8 @@ export interface WatchOptions {
 }
 
 export interface RunsService {
-    enqueue(accountId: string, workflowId: string): Promise<EnqueuedRun>;
+    /** With the request's Idempotency-Key, a run enqueued with it before is answered instead (services/idempotency.ts keyedRun). */
+    enqueue(accountId: string, workflowId: string, claim?: IdempotencyClaim | null): Promise<EnqueuedRun>;
     get(accountId: string, runId: string): Promise<RunDetail>;
     /**
      * The run as it is now, or as soon as it differs from `known` (a run or node change made by any
@@ -218,24 +220,32 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
         return { run, version: Crypto.createHash('sha256').update(JSON.stringify(run)).digest('base64url').slice(0, 27) };
     };
 
+    const enqueue = async (accountId: string, workflowId: string, claim: IdempotencyClaim | null = null): Promise<EnqueuedRun> => {
+        const runId = newId('run');
+        const enqueued = await insertKeyed(db, accountId, claim, () => Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null, claim));
+        if (!enqueued) {
+            throw workflowNotFound(workflowId);
+        }
+
+        if ('earlier' in enqueued) {
+            const { earlier } = enqueued;
+            return { runId: earlier.id, status: 'PENDING', workflowId: earlier.workflow_id, triggeredAt: earlier.created_at.toISOString() };
+        }
+
+        const row = enqueued.inserted;
+        if (row.job_id && !row.announced) {
+            ctx.queue.announce(row.job_id, DRAIN_JOB);
+        }
+
+        if (row.held) {
+            ctx.queue.wakes.wake(workflowId);
+        }
+
+        return { runId, status: 'PENDING', workflowId, triggeredAt: row.created_at.toISOString() };
+    };
+
     return {
-        async enqueue(accountId, workflowId) {
-            const runId = newId('run');
-            const row = await Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null);
-            if (!row) {
-                throw workflowNotFound(workflowId);
-            }
-
-            if (row.job_id && !row.announced) {
-                ctx.queue.announce(row.job_id, DRAIN_JOB);
-            }
-
-            if (row.held) {
-                ctx.queue.wakes.wake(workflowId);
-            }
-
-            return { runId, status: 'PENDING', workflowId, triggeredAt: row.created_at.toISOString() };
-        },
+        enqueue,
 
         get,
 

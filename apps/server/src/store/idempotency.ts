@@ -55,3 +55,26 @@ export const releaseKey = async (db: Queryable, accountId: string, key: string):
 export const deleteExpiredKeys = async (db: Queryable, ttlMs: number): Promise<void> => {
     await db.query("DELETE FROM idempotency_keys WHERE created_at <= now() - $1 * interval '1 millisecond'", [ttlMs]);
 };
+
+/** A run enqueued with an Idempotency-Key (migration 038). */
+export interface KeyedRun {
+    id: string;
+    workflow_id: string;
+    created_at: Date;
+    fingerprint: string;
+    /** Within the key's lifetime: a run older than that no longer answers for the key. */
+    fresh: boolean;
+}
+
+export const findKeyedRun = (db: Queryable, accountId: string, key: string, ttlMs: number): Promise<KeyedRun | null> =>
+    preparedOne<KeyedRun>(
+        db,
+        'flowctl_idempotency_findRun',
+        `SELECT id, workflow_id, created_at, idempotency_fingerprint AS fingerprint, created_at > now() - $3 * interval '1 millisecond' AS fresh
+         FROM runs WHERE account_id = $1 AND idempotency_key = $2`,
+        [accountId, key, ttlMs]
+    );
+
+export const forgetRunKey = async (db: Queryable, runId: string): Promise<void> => {
+    await prepared(db, 'flowctl_idempotency_forgetRun', 'UPDATE runs SET idempotency_key = NULL, idempotency_fingerprint = NULL WHERE id = $1', [runId]);
+};

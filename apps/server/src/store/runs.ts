@@ -24,6 +24,18 @@ export interface EnqueuedRow {
     announced?: boolean;
 }
 
+/** The Idempotency-Key of the request that enqueues a run, and what makes two requests the same. */
+export interface IdempotencyClaim {
+    key: string;
+    fingerprint: string;
+}
+
+/**
+ * A keyed run's INSERT enqueues nothing when a run of the account already carries the key (migration
+ * 038): the retry of a request whose answer was lost after its run was committed.
+ */
+export const KEYED_RUN_CONFLICT = 'ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING';
+
 /**
  * CTE `wake`: when the statement's run was inserted while a drain holds the workflow's lease (CTE
  * `held`), notifies the job channel so that the drain, in whichever process, claims it without
@@ -43,19 +55,27 @@ export const WAKE = (wf: string) => `
  * own notification, one round trip fewer per enqueue). Null when the workflow does not exist or is
  * another account's.
  */
-export const enqueueRun = (db: Queryable, runId: string, accountId: string, workflowId: string, announce = false): Promise<EnqueuedRow | null> =>
+export const enqueueRun = (
+    db: Queryable,
+    runId: string,
+    accountId: string,
+    workflowId: string,
+    announce = false,
+    key: IdempotencyClaim | null = null
+): Promise<EnqueuedRow | null> =>
     preparedOne<EnqueuedRow>(
         db,
         'flowctl_runs_enqueueRun',
         `WITH run AS (
-             INSERT INTO runs (id, account_id, workflow_id, revision, status)
-             SELECT $1, w.account_id, w.id, w.revision, 'PENDING' FROM workflows w WHERE w.id = $2 AND w.account_id = $3
+             INSERT INTO runs (id, account_id, workflow_id, revision, status, idempotency_key, idempotency_fingerprint)
+             SELECT $1, w.account_id, w.id, w.revision, 'PENDING', $5, $6 FROM workflows w WHERE w.id = $2 AND w.account_id = $3
+             ${KEYED_RUN_CONFLICT}
              RETURNING created_at, revision
          ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2')}, ${ANNOUNCED('$4::boolean AND EXISTS (SELECT 1 FROM run)')}
          SELECT run.created_at, run.revision, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
                 EXISTS (SELECT 1 FROM wake) AS held, EXISTS (SELECT 1 FROM announced) AS announced
          FROM run`,
-        [runId, workflowId, accountId, announce]
+        [runId, workflowId, accountId, announce, key?.key ?? null, key?.fingerprint ?? null]
     );
 
 /**

@@ -1,7 +1,7 @@
 import type { Queryable } from './db.js';
 import { prepared, preparedOne } from './prepared.js';
 import { drainJobCtes } from './queue.js';
-import { WAKE } from './runs.js';
+import { type IdempotencyClaim, KEYED_RUN_CONFLICT, WAKE } from './runs.js';
 
 // How workflows start by themselves: a schedule's state and a hook's hash (workflow_triggers), and the
 // one statement that turns a tick into a run. Every process runs the tick loop; the statement makes
@@ -163,18 +163,20 @@ export const enqueueHookRun = (
     db: Queryable,
     runId: string,
     workflowId: string,
-    uploadId: string | null
+    uploadId: string | null,
+    key: IdempotencyClaim | null
 ): Promise<{ created_at: Date; job_id: string | null; held: boolean } | null> =>
     preparedOne(
         db,
         'flowctl_schedules_enqueueHookRun',
         `WITH run AS (
-             INSERT INTO runs (id, account_id, workflow_id, revision, status, trigger_type, trigger_upload_id)
-             SELECT $1, w.account_id, w.id, w.revision, 'PENDING', 'webhook', $3 FROM workflows w WHERE w.id = $2
+             INSERT INTO runs (id, account_id, workflow_id, revision, status, trigger_type, trigger_upload_id, idempotency_key, idempotency_fingerprint)
+             SELECT $1, w.account_id, w.id, w.revision, 'PENDING', 'webhook', $3, $4, $5 FROM workflows w WHERE w.id = $2
+             ${KEYED_RUN_CONFLICT}
              RETURNING created_at
          ), ${drainJobCtes('$2::text', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2::text')}
          SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
                 EXISTS (SELECT 1 FROM wake) AS held
          FROM run`,
-        [runId, workflowId, uploadId]
+        [runId, workflowId, uploadId, key?.key ?? null, key?.fingerprint ?? null]
     );

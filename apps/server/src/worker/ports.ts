@@ -88,6 +88,8 @@ export interface RunPorts extends Ports {
  * same Message-ID, so a receiver that deduplicates drops it, and is counted as possibly duplicated.
  */
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
+    /** When this attempt at the run began: past the relay's limit, its e-mails probe a relay that failed before (mailer.ts). */
+    const startedAt = Date.now();
     const sent = new Map<string, number>();
     /** Elements an earlier attempt already sent again after an unanswered copy (journalKey). */
     const resentBefore = new Set<string>();
@@ -261,6 +263,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
                     const mail = { to: message.to, subject: message.subject, text: message.body, messageId, html: message.html, unsubscribeUrl: message.unsubscribeUrl, envelopeFrom };
                     await env.mailer.send(mail, {
                         retry: true,
+                        startedAt,
                         signal: stop.signal,
                         onTransmit,
                         onRefused: () => run.journal.refused(key.nodeId, key.index)
