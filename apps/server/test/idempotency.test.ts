@@ -143,6 +143,28 @@ describe('Idempotency-Key on enqueue and workflow create', () => {
         expect(await runCount(other)).toBe(0);
     });
 
+    it('makes no second workflow when a create was answered to nobody, and gives its hook a URL that works', async () => {
+        const owner = await createAccount(t);
+        const body = { name: 'hooked once', graph: { nodes: [{ id: 'start', type: 'TRIGGER', data: { webhook: true } }], edges: [] } };
+        const first = await send(t, 'POST', '/api/workflows', 'create-lost', owner, body);
+        expect(first.statusCode, first.payload).toBe(201);
+        const { workflowId } = first.json;
+
+        // The first request's process died after the insert, before the hook was made and the answer stored.
+        await t.app.ctx.db.query('DELETE FROM workflow_triggers WHERE workflow_id = $1', [workflowId]);
+        await t.app.ctx.db.query(
+            "UPDATE idempotency_keys SET status_code = NULL, response = NULL, created_at = now() - interval '2 minutes' WHERE key = 'create-lost'"
+        );
+        const again = await send(t, 'POST', '/api/workflows', 'create-lost', owner, body);
+        expect(again.statusCode, again.payload).toBe(201);
+        expect(again.json).toMatchObject({ workflowId, name: 'hooked once', createdAt: first.json.createdAt, hookUrl: expect.any(String) });
+        expect((await send(t, 'GET', '/api/workflows', null, owner)).json).toHaveLength(1);
+        const hook = (url: string) => t.request({ method: 'POST', url: new URL(url).pathname, headers: { 'content-type': 'application/json' }, payload: '[]' });
+        expect((await hook(again.json.hookUrl)).statusCode).toBe(202);
+        // The first URL was never seen by the client: it is replaced, not kept beside the new one.
+        expect((await hook(first.json.hookUrl)).statusCode).toBe(404);
+    });
+
     it('forgets a key after 24 hours, and takes over one whose first request died unanswered', async () => {
         const workflowId = await workflow();
         const first = await send(t, 'POST', `/api/workflows/${workflowId}/run`, 'day-old');

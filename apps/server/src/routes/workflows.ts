@@ -110,8 +110,8 @@ export const workflowRoutes = (services: Services): ServerRoute[] => [
             response: { status: { 201: created } },
             plugins: { openapi: { status: 201, errors: [409, 422] } }
         },
-        handler: idempotent(services.idempotency, async (request, h) => {
-            const workflow = await services.workflows.create(accountIdOf(request), request.payload as WorkflowInput);
+        handler: idempotent(services.idempotency, async (request, h, claim) => {
+            const workflow = await services.workflows.create(accountIdOf(request), request.payload as WorkflowInput, claim);
             return h
                 .response({ workflowId: workflow.id, name: workflow.name, createdAt: workflow.createdAt.toISOString(), ...(workflow.hookUrl ? { hookUrl: workflow.hookUrl } : {}) })
                 .code(201);

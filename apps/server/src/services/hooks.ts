@@ -58,7 +58,7 @@ export const createHooksService = (ctx: Context, uploads: UploadsService): Hooks
         const hook = { generated: body.contentType === 'json' };
         const uploadId = csv === null ? null : (await uploads.create(owner.accountId, { filename: 'hook.csv', body: csv, hook })).upload.uploadId;
         const runId = newId('run');
-        const enqueued = await insertKeyed(ctx.db, owner.accountId, claim, () => enqueueHookRun(ctx.db, runId, owner.workflowId, uploadId, claim));
+        const enqueued = await insertKeyed(ctx.db, 'runs', owner.accountId, claim, () => enqueueHookRun(ctx.db, runId, owner.workflowId, uploadId, claim));
         if (!enqueued || 'earlier' in enqueued) {
             if (uploadId) {
                 await uploads.remove(owner.accountId, uploadId).catch(() => {});

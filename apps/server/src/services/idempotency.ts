@@ -5,7 +5,7 @@ import Boom from '@hapi/boom';
 import type { Context } from '../context.js';
 import type { Queryable } from '../store/db.js';
 import * as Store from '../store/idempotency.js';
-import type { IdempotencyClaim } from '../store/runs.js';
+import type { IdempotencyClaim, KeyedRow, KeyedTable } from '../store/idempotency.js';
 
 export type { IdempotencyClaim };
 
@@ -21,39 +21,40 @@ const keyReused = (key: string) =>
     Boom.badData(`Idempotency-Key '${key}' was already used for a different request (another path or body) in the last 24 hours: send a new key for a new request`);
 
 /**
- * Runs `insert`, a statement that enqueues a run carrying the request's key (with KEYED_RUN_CONFLICT).
- * When it inserts nothing because a run of the account has the key, that run is the answer: an earlier
- * request with the key enqueued it and its answer was lost (its database connection dropped after the
+ * Runs `insert`, a statement that makes a row of `table` carrying the request's key (KEYED_CONFLICT).
+ * When it makes nothing because a row of the account has the key, that row is the answer: an earlier
+ * request with the key made it and its answer was lost (its database connection dropped after the
  * commit, or its process died before the answer was stored, and the key's reservation was let go or
- * taken over). A run older than the key's 24 hours lets the key go and `insert` runs again. Null when
- * no run has the key: the statement's own conditions (the workflow) let nothing in.
+ * taken over). A row older than the key's 24 hours lets the key go and `insert` runs again. Null when
+ * no row has the key: the statement's own conditions (its workflow, say) let nothing in.
  */
 export const insertKeyed = async <T>(
     db: Queryable,
+    table: KeyedTable,
     accountId: string,
     claim: IdempotencyClaim | null,
     insert: () => Promise<T | null>
-): Promise<{ inserted: T } | { earlier: Store.KeyedRun } | null> => {
+): Promise<{ inserted: T } | { earlier: KeyedRow } | null> => {
     for (;;) {
         const inserted = await insert();
         if (inserted || !claim) {
             return inserted ? { inserted } : null;
         }
 
-        const run = await Store.findKeyedRun(db, accountId, claim.key, IDEMPOTENCY_TTL_MS);
-        if (!run) {
+        const row = await Store.findKeyed(db, table, accountId, claim.key, IDEMPOTENCY_TTL_MS);
+        if (!row) {
             return null;
         }
 
-        if (run.fingerprint !== claim.fingerprint) {
+        if (row.fingerprint !== claim.fingerprint) {
             throw keyReused(claim.key);
         }
 
-        if (run.fresh) {
-            return { earlier: run };
+        if (row.fresh) {
+            return { earlier: row };
         }
 
-        await Store.forgetRunKey(db, run.id);
+        await Store.forgetKey(db, table, row.id);
     }
 };
 

@@ -222,14 +222,14 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
 
     const enqueue = async (accountId: string, workflowId: string, claim: IdempotencyClaim | null = null): Promise<EnqueuedRun> => {
         const runId = newId('run');
-        const enqueued = await insertKeyed(db, accountId, claim, () => Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null, claim));
+        const enqueued = await insertKeyed(db, 'runs', accountId, claim, () => Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null, claim));
         if (!enqueued) {
             throw workflowNotFound(workflowId);
         }
 
         if ('earlier' in enqueued) {
             const { earlier } = enqueued;
-            return { runId: earlier.id, status: 'PENDING', workflowId: earlier.workflow_id, triggeredAt: earlier.created_at.toISOString() };
+            return { runId: earlier.id, status: 'PENDING', workflowId, triggeredAt: earlier.created_at.toISOString() };
         }
 
         const row = enqueued.inserted;

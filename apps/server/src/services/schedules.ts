@@ -31,9 +31,10 @@ export interface TriggerView {
 export interface SchedulesService {
     /**
      * Makes the workflow's schedule and hook what its TRIGGER says. Returns the hook URL when a hook
-     * was made now (it is shown only then).
+     * was made now (it is shown only then). `newHook`: a hook is made even if there is one, whose URL
+     * nobody saw (the answer that carried it was lost).
      */
-    sync(workflowId: string, graph: Graph, now?: Date): Promise<{ hookUrl: string | null }>;
+    sync(workflowId: string, graph: Graph, options?: { now?: Date; newHook?: boolean }): Promise<{ hookUrl: string | null }>;
     /** The schedule and hook of those workflows that have one (no statement for a page of others). */
     views(workflows: { id: string; graph: Graph }[]): Promise<Map<string, TriggerView>>;
     /** PATCH {paused}: 400 for a workflow that neither has a schedule nor a hook. */
@@ -70,11 +71,11 @@ export const createSchedulesService = (ctx: Context): SchedulesService => {
     const hookUrl = (hookId: string) => `${(config.publicUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '')}/api/hooks/${hookId}`;
 
     return {
-        async sync(workflowId, graph, now = new Date()) {
+        async sync(workflowId, graph, { now = new Date(), newHook = false } = {}) {
             const data = triggerData(graph);
             const schedule = data.schedule ? { cron: data.schedule.cron, timezone: data.schedule.timezone ?? 'UTC' } : null;
             const [existing] = await triggersOf(db, [workflowId]);
-            const hookId = data.webhook === true && !existing?.has_hook ? newHookId() : null;
+            const hookId = data.webhook === true && (newHook || !existing?.has_hook) ? newHookId() : null;
             await setTrigger(db, workflowId, {
                 schedule: schedule && { ...schedule, nextRunAt: nextTick(schedule, now) },
                 hookHash: hookId ? hookHash(hookId) : data.webhook === true ? 'keep' : null

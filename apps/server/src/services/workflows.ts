@@ -5,6 +5,7 @@ import { type Graph, validateGraph } from '@flowctl/engine';
 
 import type { Context } from '../context.js';
 import { badRequest, type ProblemDetail } from './errors.js';
+import { type IdempotencyClaim, insertKeyed } from './idempotency.js';
 import { columnProblems, newColumnProblems } from './graph-columns.js';
 import { type ListPage, type ListQuery, pageOut, pageRequest } from './paging.js';
 import type { SchedulesService } from './schedules.js';
@@ -29,7 +30,8 @@ export interface WorkflowInput {
 export type SavedWorkflow = WorkflowRecord & { hookUrl?: string };
 
 export interface WorkflowsService {
-    create(accountId: string, input: WorkflowInput): Promise<SavedWorkflow>;
+    /** With the request's Idempotency-Key, a workflow made with it before is answered instead (services/idempotency.ts insertKeyed). */
+    create(accountId: string, input: WorkflowInput, claim?: IdempotencyClaim | null): Promise<SavedWorkflow>;
     /** Newest first. */
     /** Newest first; `next` is the cursor of the next page. */
     list(accountId: string, query: ListQuery): Promise<ListPage<WorkflowRecord>>;
@@ -134,12 +136,25 @@ export const createWorkflowsService = (ctx: Context, schedules: SchedulesService
     };
 
     return {
-        async create(accountId, input) {
+        async create(accountId, input, claim = null) {
             checkWebhookUrl(input.webhookUrl);
             const graph = await checkGraph(accountId, input.graph);
-            const workflow = await workflows.insert({ id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null });
-            const { hookUrl } = await schedules.sync(workflow.id, graph);
-            return hookUrl ? { ...workflow, hookUrl } : workflow;
+            const record = { id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null };
+            const made = await insertKeyed(ctx.db, 'workflows', accountId, claim, () => workflows.insert(record, claim));
+            if (made && 'inserted' in made) {
+                const { hookUrl } = await schedules.sync(made.inserted.id, graph);
+                return hookUrl ? { ...made.inserted, hookUrl } : made.inserted;
+            }
+
+            // Made by a request whose answer was lost: its schedule and hook may not have been set
+            // before that, and the hook URL it made (if it did) was never seen.
+            const earlier = made && (await workflows.find(accountId, made.earlier.id));
+            if (!earlier) {
+                throw Boom.conflict(`The workflow made with Idempotency-Key '${claim?.key}' was deleted while this request looked it up: send the request again`);
+            }
+
+            const { hookUrl } = await schedules.sync(earlier.id, earlier.graph, { newHook: true });
+            return hookUrl ? { ...earlier, hookUrl } : earlier;
         },
         check: (accountId, graph) => checkGraph(accountId, graph),
         async list(accountId, query) {

@@ -56,25 +56,38 @@ export const deleteExpiredKeys = async (db: Queryable, ttlMs: number): Promise<v
     await db.query("DELETE FROM idempotency_keys WHERE created_at <= now() - $1 * interval '1 millisecond'", [ttlMs]);
 };
 
-/** A run enqueued with an Idempotency-Key (migration 038). */
-export interface KeyedRun {
+/** The Idempotency-Key of the request that makes a row, and what makes two requests the same. */
+export interface IdempotencyClaim {
+    key: string;
+    fingerprint: string;
+}
+
+/**
+ * The INSERT of a keyed row (a run, a workflow: migration 038) makes nothing when a row of the account
+ * already carries the key: the retry of a request whose answer was lost after its commit.
+ */
+export const KEYED_CONFLICT = 'ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING';
+
+export type KeyedTable = 'runs' | 'workflows';
+
+/** A row made by a request with an Idempotency-Key. */
+export interface KeyedRow {
     id: string;
-    workflow_id: string;
     created_at: Date;
     fingerprint: string;
-    /** Within the key's lifetime: a run older than that no longer answers for the key. */
+    /** Within the key's lifetime: a row older than that no longer answers for the key. */
     fresh: boolean;
 }
 
-export const findKeyedRun = (db: Queryable, accountId: string, key: string, ttlMs: number): Promise<KeyedRun | null> =>
-    preparedOne<KeyedRun>(
+export const findKeyed = (db: Queryable, table: KeyedTable, accountId: string, key: string, ttlMs: number): Promise<KeyedRow | null> =>
+    preparedOne<KeyedRow>(
         db,
-        'flowctl_idempotency_findRun',
-        `SELECT id, workflow_id, created_at, idempotency_fingerprint AS fingerprint, created_at > now() - $3 * interval '1 millisecond' AS fresh
-         FROM runs WHERE account_id = $1 AND idempotency_key = $2`,
+        `flowctl_idempotency_find_${table}`,
+        `SELECT id, created_at, idempotency_fingerprint AS fingerprint, created_at > now() - $3 * interval '1 millisecond' AS fresh
+         FROM ${table} WHERE account_id = $1 AND idempotency_key = $2`,
         [accountId, key, ttlMs]
     );
 
-export const forgetRunKey = async (db: Queryable, runId: string): Promise<void> => {
-    await prepared(db, 'flowctl_idempotency_forgetRun', 'UPDATE runs SET idempotency_key = NULL, idempotency_fingerprint = NULL WHERE id = $1', [runId]);
+export const forgetKey = async (db: Queryable, table: KeyedTable, id: string): Promise<void> => {
+    await prepared(db, `flowctl_idempotency_forget_${table}`, `UPDATE ${table} SET idempotency_key = NULL, idempotency_fingerprint = NULL WHERE id = $1`, [id]);
 };

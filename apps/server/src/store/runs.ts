@@ -1,6 +1,7 @@
 import type { RunResult } from '@flowctl/engine';
 
 import type { Queryable } from './db.js';
+import { type IdempotencyClaim, KEYED_CONFLICT } from './idempotency.js';
 import { prepared, preparedOne } from './prepared.js';
 import { ANNOUNCED, DRAIN_WAKE, drainJobCtes, JOB_CHANNEL, WEBHOOK_JOB } from './queue.js';
 
@@ -23,18 +24,6 @@ export interface EnqueuedRow {
     /** The statement announced `job_id` itself (store/queue.ts ANNOUNCED); absent where it cannot. */
     announced?: boolean;
 }
-
-/** The Idempotency-Key of the request that enqueues a run, and what makes two requests the same. */
-export interface IdempotencyClaim {
-    key: string;
-    fingerprint: string;
-}
-
-/**
- * A keyed run's INSERT enqueues nothing when a run of the account already carries the key (migration
- * 038): the retry of a request whose answer was lost after its run was committed.
- */
-export const KEYED_RUN_CONFLICT = 'ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING';
 
 /**
  * CTE `wake`: when the statement's run was inserted while a drain holds the workflow's lease (CTE
@@ -69,7 +58,7 @@ export const enqueueRun = (
         `WITH run AS (
              INSERT INTO runs (id, account_id, workflow_id, revision, status, idempotency_key, idempotency_fingerprint)
              SELECT $1, w.account_id, w.id, w.revision, 'PENDING', $5, $6 FROM workflows w WHERE w.id = $2 AND w.account_id = $3
-             ${KEYED_RUN_CONFLICT}
+             ${KEYED_CONFLICT}
              RETURNING created_at, revision
          ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2')}, ${ANNOUNCED('$4::boolean AND EXISTS (SELECT 1 FROM run)')}
          SELECT run.created_at, run.revision, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,

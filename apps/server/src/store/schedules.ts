@@ -1,7 +1,8 @@
 import type { Queryable } from './db.js';
+import { type IdempotencyClaim, KEYED_CONFLICT } from './idempotency.js';
 import { prepared, preparedOne } from './prepared.js';
 import { drainJobCtes } from './queue.js';
-import { type IdempotencyClaim, KEYED_RUN_CONFLICT, WAKE } from './runs.js';
+import { WAKE } from './runs.js';
 
 // How workflows start by themselves: a schedule's state and a hook's hash (workflow_triggers), and the
 // one statement that turns a tick into a run. Every process runs the tick loop; the statement makes
@@ -172,7 +173,7 @@ export const enqueueHookRun = (
         `WITH run AS (
              INSERT INTO runs (id, account_id, workflow_id, revision, status, trigger_type, trigger_upload_id, idempotency_key, idempotency_fingerprint)
              SELECT $1, w.account_id, w.id, w.revision, 'PENDING', 'webhook', $3, $4, $5 FROM workflows w WHERE w.id = $2
-             ${KEYED_RUN_CONFLICT}
+             ${KEYED_CONFLICT}
              RETURNING created_at
          ), ${drainJobCtes('$2::text', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2::text')}
          SELECT run.created_at, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,

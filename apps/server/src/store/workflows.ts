@@ -1,6 +1,7 @@
 import type { Graph } from '@flowctl/engine';
 
 import type { Queryable } from './db.js';
+import { type IdempotencyClaim, KEYED_CONFLICT } from './idempotency.js';
 import { afterKeyset, KEYSET_COLUMN, KEYSET_ORDER, keysetParams, type Page, type PageRequest, toPage } from './keyset.js';
 import { prepared } from './prepared.js';
 
@@ -52,8 +53,11 @@ const toRecord = (row: WorkflowRow): WorkflowRecord => ({
 
 /** Workflows by account. A workflow's runs and revisions go with it: both cascade on delete. */
 export interface WorkflowsStore {
-    /** The workflow and its revision 1, in one statement. */
-    insert(workflow: Omit<WorkflowRecord, 'createdAt' | 'updatedAt' | 'revision'>): Promise<WorkflowRecord>;
+    /**
+     * The workflow and its revision 1, in one statement. With the request's Idempotency-Key: null when
+     * a workflow of the account already carries it (services/idempotency.ts insertKeyed).
+     */
+    insert(workflow: Omit<WorkflowRecord, 'createdAt' | 'updatedAt' | 'revision'>, claim?: IdempotencyClaim | null): Promise<WorkflowRecord | null>;
     find(accountId: string, workflowId: string): Promise<WorkflowRecord | null>;
     /** Newest first, one page. */
     list(accountId: string, page: PageRequest): Promise<Page<WorkflowRecord>>;
@@ -69,20 +73,20 @@ export interface WorkflowsStore {
 }
 
 export const workflowsStore = (db: Queryable): WorkflowsStore => ({
-    async insert(workflow) {
+    async insert(workflow, claim = null) {
         const [row] = await prepared<WorkflowRow>(
             db,
             'flowctl_workflows_insert',
             `WITH w AS (
-                 INSERT INTO workflows (id, account_id, name, graph, webhook_url, revision)
-                 VALUES ($1, $2, $3, $4::jsonb, $5, 1) RETURNING ${COLUMNS}
+                 INSERT INTO workflows (id, account_id, name, graph, webhook_url, revision, idempotency_key, idempotency_fingerprint)
+                 VALUES ($1, $2, $3, $4::jsonb, $5, 1, $6, $7) ${KEYED_CONFLICT} RETURNING ${COLUMNS}
              ), v AS (
                  INSERT INTO workflow_revisions (workflow_id, revision, name, graph, created_at) SELECT id, revision, name, graph, created_at FROM w
              )
              SELECT ${COLUMNS} FROM w`,
-            [workflow.id, workflow.accountId, workflow.name, JSON.stringify(workflow.graph), workflow.webhookUrl]
+            [workflow.id, workflow.accountId, workflow.name, JSON.stringify(workflow.graph), workflow.webhookUrl, claim?.key ?? null, claim?.fingerprint ?? null]
         );
-        return toRecord(row!);
+        return row ? toRecord(row) : null;
     },
     async find(accountId, workflowId) {
         const [row] = await prepared<WorkflowRow>(db, 'flowctl_workflows_find', `SELECT ${COLUMNS} FROM workflows WHERE id = $1 AND account_id = $2`, [workflowId, accountId]);
