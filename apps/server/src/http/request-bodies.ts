@@ -68,7 +68,7 @@ const watchBody = (request: Hapi.Request, idleMs: number, deadlineMs: number): v
 };
 
 /**
- * hapi reads a body it parses itself with @hapi/wreck, which destroys the request once the body passes
+ * hapi reads a body it parses itself, or hands over whole, with @hapi/wreck, which destroys the request once the body passes
  * the route's maxBytes. Destroying the request destroys its socket: a client still sending a chunked
  * body got a reset instead of the 413 (a declared Content-Length is refused before reading, below).
  * Here that destroy (wreck calls it with no error, on a live socket) stops the reading instead: an
@@ -84,7 +84,8 @@ const stopReadingInsteadOfDestroy = (request: Hapi.Request): void => {
         }
 
         (request.plugins as Record<symbol, boolean>)[CLOSE] = true;
-        this.emit('error', Boom.entityTooLarge('The request body is larger than this route takes'));
+        const limit = request.route.settings.payload?.maxBytes;
+        this.emit('error', Boom.entityTooLarge(limit ? `The request body is larger than ${formatBytes(limit)}` : 'The request body is larger than this route takes'));
         return this;
     };
 };
@@ -117,7 +118,9 @@ export const registerRequestBodies = (server: Hapi.Server, options: { bodyTimeou
             throw Boom.notFound();
         }
 
-        if (req.headers['transfer-encoding'] && route?.settings.payload?.parse === true) {
+        // hapi reads with wreck a body it parses, and one it hands over whole (output 'data', parse false).
+        const payload = route?.settings.payload;
+        if (req.headers['transfer-encoding'] && (payload?.parse === true || payload?.output === 'data')) {
             stopReadingInsteadOfDestroy(request);
         }
 
