@@ -195,7 +195,7 @@ describe('Idempotency-Key on enqueue and workflow create', () => {
                 const url = `/api/workflows/${workflowId}/run`;
                 const runsOf = async () => (await server.app.ctx.db.query<{ id: string }>('SELECT id FROM runs WHERE workflow_id = $1', [workflowId])).map((r) => r.id);
 
-                proxy.loseReplyTo('flowctl_runs_enqueueRun');
+                proxy.loseReplyTo('flowctl_runs_enqueueKeyedRun');
                 const lost = await send(server, 'POST', url, 'reply-lost', owner);
                 expect(lost.statusCode, lost.payload).toBe(503);
                 const committed = await runsOf();

@@ -54,11 +54,12 @@ export const enqueueRun = (
 ): Promise<EnqueuedRow | null> =>
     preparedOne<EnqueuedRow>(
         db,
-        'flowctl_runs_enqueueRun',
+        // Without a key, no ON CONFLICT: its speculative insertion costs every enqueue a WAL record more.
+        key ? 'flowctl_runs_enqueueKeyedRun' : 'flowctl_runs_enqueueRun',
         `WITH run AS (
              INSERT INTO runs (id, account_id, workflow_id, revision, status, idempotency_key, idempotency_fingerprint)
              SELECT $1, w.account_id, w.id, w.revision, 'PENDING', $5, $6 FROM workflows w WHERE w.id = $2 AND w.account_id = $3
-             ${KEYED_CONFLICT}
+             ${key ? KEYED_CONFLICT : ''}
              RETURNING created_at, revision
          ), ${drainJobCtes('$2', 'EXISTS (SELECT 1 FROM run)')}, ${WAKE('$2')}, ${ANNOUNCED('$4::boolean AND EXISTS (SELECT 1 FROM run)')}
          SELECT run.created_at, run.revision, COALESCE((SELECT id FROM job), (SELECT id FROM waiting LIMIT 1))::text AS job_id,
