@@ -32,7 +32,7 @@ const isResponse = (value: unknown): value is Hapi.ResponseObject =>
  * key: a retry gets the stored first answer, a concurrent one waits for it, another request with
  * the same key is a 422. Only successes are stored; after a failure, a retry runs again. The handler
  * gets the key to write with what it makes where a retry must find it even when this request's answer
- * was lost after its commit (a run: services/idempotency.ts keyedRun).
+ * was lost after its commit (a run, a workflow: services/idempotency.ts insertKeyed).
  */
 type Handler = (request: Hapi.Request, h: Hapi.ResponseToolkit, claim: IdempotencyClaim | null) => Promise<Hapi.Lifecycle.ReturnValue>;
 

@@ -102,7 +102,7 @@ export interface WatchOptions {
 }
 
 export interface RunsService {
-    /** With the request's Idempotency-Key, a run enqueued with it before is answered instead (services/idempotency.ts keyedRun). */
+    /** With the request's Idempotency-Key, a run enqueued with it before is answered instead (services/idempotency.ts insertKeyed). */
     enqueue(accountId: string, workflowId: string, claim?: IdempotencyClaim | null): Promise<EnqueuedRun>;
     get(accountId: string, runId: string): Promise<RunDetail>;
     /**
@@ -220,32 +220,30 @@ export const createRunsService = (ctx: Context, sources: RowSources): RunsServic
         return { run, version: Crypto.createHash('sha256').update(JSON.stringify(run)).digest('base64url').slice(0, 27) };
     };
 
-    const enqueue = async (accountId: string, workflowId: string, claim: IdempotencyClaim | null = null): Promise<EnqueuedRun> => {
-        const runId = newId('run');
-        const enqueued = await insertKeyed(db, 'runs', accountId, claim, () => Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null, claim));
-        if (!enqueued) {
-            throw workflowNotFound(workflowId);
-        }
-
-        if ('earlier' in enqueued) {
-            const { earlier } = enqueued;
-            return { runId: earlier.id, status: 'PENDING', workflowId, triggeredAt: earlier.created_at.toISOString() };
-        }
-
-        const row = enqueued.inserted;
-        if (row.job_id && !row.announced) {
-            ctx.queue.announce(row.job_id, DRAIN_JOB);
-        }
-
-        if (row.held) {
-            ctx.queue.wakes.wake(workflowId);
-        }
-
-        return { runId, status: 'PENDING', workflowId, triggeredAt: row.created_at.toISOString() };
-    };
-
     return {
-        enqueue,
+        async enqueue(accountId, workflowId, claim = null) {
+            const runId = newId('run');
+            const enqueued = await insertKeyed(db, 'runs', accountId, claim, () => Store.enqueueRun(db, runId, accountId, workflowId, ctx.config.databaseUrl !== null, claim));
+            if (!enqueued) {
+                throw workflowNotFound(workflowId);
+            }
+
+            if ('earlier' in enqueued) {
+                const { earlier } = enqueued;
+                return { runId: earlier.id, status: 'PENDING', workflowId, triggeredAt: earlier.created_at.toISOString() };
+            }
+
+            const row = enqueued.inserted;
+            if (row.job_id && !row.announced) {
+                ctx.queue.announce(row.job_id, DRAIN_JOB);
+            }
+
+            if (row.held) {
+                ctx.queue.wakes.wake(workflowId);
+            }
+
+            return { runId, status: 'PENDING', workflowId, triggeredAt: row.created_at.toISOString() };
+        },
 
         get,
 
