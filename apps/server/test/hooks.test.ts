@@ -115,6 +115,13 @@ describe('hooks', () => {
         const again = await post(hookUrl, body, { 'idempotency-key': 'hook-answer-lost' });
         expect(again.statusCode, again.payload).toBe(202);
         expect(again.json.runId).toBe(first.json.runId);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(await uploads()).toBe(before);
+
+        // Another body with the key, its answer lost again: 422, and its rows are not kept.
+        await t.app.ctx.db.query("DELETE FROM idempotency_keys WHERE key = 'hook-answer-lost'");
+        const other = await post(hookUrl, [{ name: 'Grace', email: 'grace@example.test', age: 2 }], { 'idempotency-key': 'hook-answer-lost' });
+        expect(other.statusCode, other.payload).toBe(422);
         expect(await uploads()).toBe(before);
         await api.waitFor(first.json.runId);
         expect((await api.call('GET', `/api/workflows/${workflowId}/runs`)).json).toHaveLength(1);

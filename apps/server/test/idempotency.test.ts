@@ -127,12 +127,14 @@ describe('Idempotency-Key on enqueue and workflow create', () => {
         const afterCrash = await send(t, 'POST', url, 'answer-lost');
         expect(afterCrash.statusCode, afterCrash.payload).toBe(202);
         expect(afterCrash.json).toEqual(first.json);
+        expect(afterCrash.headers['idempotent-replayed']).toBe('true');
 
         // Its database connection dropped after the commit: the request failed, and let its key go.
         await t.app.ctx.db.query("DELETE FROM idempotency_keys WHERE key = 'answer-lost'");
         const afterDrop = await send(t, 'POST', url, 'answer-lost');
         expect(afterDrop.statusCode, afterDrop.payload).toBe(202);
         expect(afterDrop.json).toEqual(first.json);
+        expect(afterDrop.headers['idempotent-replayed']).toBe('true');
         expect(await runCount(workflowId)).toBe(1);
 
         // The run keeps the key to its own request: another workflow's enqueue with it is still refused.
@@ -204,6 +206,7 @@ describe('Idempotency-Key on enqueue and workflow create', () => {
                 const retried = await send(server, 'POST', url, 'reply-lost', owner);
                 expect(retried.statusCode, retried.payload).toBe(202);
                 expect(retried.json.runId).toBe(committed[0]);
+                expect(retried.headers['idempotent-replayed']).toBe('true');
                 expect(await runsOf()).toEqual(committed);
             } finally {
                 await server.close();

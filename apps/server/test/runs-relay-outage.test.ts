@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import type { RelayState } from '../src/mail/relay-state.js';
 import { createAccount } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { type OpenAiStub, startOpenAiStub } from './openai-stub.js';
 import { newsletter, runsApi } from './run-fixtures.js';
 
 // A run whose relay stops mid-way: the OUTPUT node pauses as a whole and says why, the server logs the
@@ -137,5 +138,59 @@ describe('runs: a relay down past SMTP_RETRY_FOR_MS', () => {
         const retry = await api.waitFor((await api.call('POST', `/api/workflows/runs/${failed.runId}/retry`)).json.runId);
         expect(retry).toMatchObject({ status: 'SUCCESS', result: { totalRows: 6, emailsSent: 6 } });
         expect(t.smtp.messages.map((m) => m.to[0]).sort()).toEqual([...recipients].sort());
+    });
+});
+
+describe('runs: a run that begins sending once the relay is back, after it was given up', () => {
+    let t: TestServer;
+    let stub: OpenAiStub;
+    let api: ReturnType<typeof runsApi>;
+
+    beforeAll(async () => {
+        stub = await startOpenAiStub();
+        // Probes 2 s apart: a run that starts sending just after the relay was given up is well before the next one.
+        const smtp = { ...loadConfig({}).smtp, connections: 2, retryDelayMs: 2000, retryForMs: 800 };
+        t = await startTestServer({ config: { smtp, ai: { apiKey: 'sk-test', baseUrl: stub.baseUrl, model: 'gpt-test' }, allowPrivateNetwork: true } });
+        api = runsApi(t, await createAccount(t));
+    });
+    afterAll(async () => {
+        await t.close();
+        await stub.close();
+    });
+
+    it('sends the e-mails of a run that was busy in an AI node while the relay was down and given up', async () => {
+        // Found by an outside attack: such a run failed every e-mail untried, the relay back for a second.
+        const recipients = ['a@busy.example.test', 'b@busy.example.test', 'c@busy.example.test'];
+        const csv = ['name,email', ...recipients.map((email, i) => `R${i},${email}`)].join('\n');
+        const uploadId = await api.upload(csv);
+        const graph = {
+            nodes: [
+                { id: 'start', type: 'TRIGGER', data: {} },
+                { id: 'people', type: 'DATA_SOURCE', data: { uploadId } },
+                { id: 'greet', type: 'AI', data: { prompt: 'A greeting for {{people.rows}}', output: [{ name: 'line', type: 'string' }] } },
+                { id: 'send', type: 'OUTPUT', data: { forEach: '{{people.rows}}', to: '{{item.email}}', subject: '{{greet.line}}', body: 'Hi {{item.name}}' } }
+            ],
+            edges: [
+                { source: 'start', target: 'people' },
+                { source: 'people', target: 'greet' },
+                { source: 'greet', target: 'send' }
+            ]
+        };
+        let answer = () => {};
+        stub.fallback({ content: JSON.stringify({ line: 'Hello' }), after: new Promise<void>((resolve) => (answer = resolve)) });
+        await t.smtp.stop();
+        const busy = await api.enqueue(await api.workflow(graph));
+        await stub.waitForRequests(1);
+
+        // Meanwhile another run finds the relay down, and fails once it is given up.
+        const other = await api.workflow(newsletter(await api.upload('name,email,age\nZed,zed@busy.example.test,40'), 'age > 0'));
+        expect(await api.run(other)).toMatchObject({ status: 'FAILED', result: { emailsSent: 0 } });
+
+        // The relay is back, and the busy run starts sending before the next probe is due.
+        await t.smtp.start();
+        answer();
+        const run = await api.waitFor(busy);
+        expect(run).toMatchObject({ status: 'SUCCESS', result: { emailsSent: 3 } });
+        expect(t.smtp.messages.map((m) => m.to[0]).filter((to) => to?.endsWith('@busy.example.test') && to !== 'zed@busy.example.test').sort()).toEqual(recipients);
     });
 });

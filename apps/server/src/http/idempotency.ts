@@ -45,7 +45,7 @@ export const idempotent =
         }
 
         const accountId = accountIdOf(request);
-        const claim = { key, fingerprint: fingerprint(request) };
+        const claim: IdempotencyClaim = { key, fingerprint: fingerprint(request) };
         const reservation = await service.begin(accountId, key, claim.fingerprint);
         if (reservation.replay) {
             return h.response(reservation.body as object).code(reservation.statusCode).header('idempotent-replayed', 'true');
@@ -60,6 +60,10 @@ export const idempotent =
         }
 
         const response = isResponse(answer) ? answer : h.response(answer as object);
+        if (claim.replayed) {
+            response.header('idempotent-replayed', 'true');
+        }
+
         if (response.statusCode >= 200 && response.statusCode < 300) {
             await service.complete(accountId, key, response.statusCode, response.source);
         } else {

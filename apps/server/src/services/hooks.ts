@@ -58,12 +58,24 @@ export const createHooksService = (ctx: Context, uploads: UploadsService): Hooks
         const hook = { generated: body.contentType === 'json' };
         const uploadId = csv === null ? null : (await uploads.create(owner.accountId, { filename: 'hook.csv', body: csv, hook })).upload.uploadId;
         const runId = newId('run');
-        const enqueued = await insertKeyed(ctx.db, 'runs', owner.accountId, claim, () => enqueueHookRun(ctx.db, runId, owner.workflowId, uploadId, claim));
-        if (!enqueued || 'earlier' in enqueued) {
+        const removeUpload = async () => {
             if (uploadId) {
                 await uploads.remove(owner.accountId, uploadId).catch(() => {});
             }
+        };
+        const enqueued = await insertKeyed(ctx.db, 'runs', owner.accountId, claim, () => enqueueHookRun(ctx.db, runId, owner.workflowId, uploadId, claim)).catch(
+            async (err: Error) => {
+                // The key was another request's: nothing was enqueued. (After a store failure the run may
+                // have been committed all the same; an upload no run names is swept after an hour.)
+                if (Boom.isBoom(err) && err.output.statusCode === 422) {
+                    await removeUpload();
+                }
 
+                throw err;
+            }
+        );
+        if (!enqueued || 'earlier' in enqueued) {
+            await removeUpload();
             if (enqueued) {
                 return { runId: enqueued.earlier.id, status: 'PENDING' };
             }

@@ -51,6 +51,7 @@ export const insertKeyed = async <T>(
         }
 
         if (row.fresh) {
+            claim.replayed = true;
             return { earlier: row };
         }
 

@@ -60,10 +60,12 @@ export const deleteExpiredKeys = async (db: Queryable, ttlMs: number): Promise<v
 export interface IdempotencyClaim {
     key: string;
     fingerprint: string;
+    /** Set when the answer is what an earlier request with the key made (services/idempotency.ts insertKeyed). */
+    replayed?: boolean;
 }
 
 /**
- * The INSERT of a keyed row (a run, a workflow: migration 038) makes nothing when a row of the account
+ * The INSERT of a keyed row (a run, a workflow: migrations 038, 039) makes nothing when a row of the account
  * already carries the key: the retry of a request whose answer was lost after its commit.
  */
 export const KEYED_CONFLICT = 'ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING';

@@ -88,8 +88,11 @@ export interface RunPorts extends Ports {
  * same Message-ID, so a receiver that deduplicates drops it, and is counted as possibly duplicated.
  */
 export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
-    /** When this attempt at the run began: past the relay's limit, its e-mails probe a relay that failed before (mailer.ts). */
-    const startedAt = Date.now();
+    /**
+     * When this attempt at the run began sending (its first e-mail): past the relay's limit, its
+     * e-mails probe a relay that failed before then, and fail untried one that failed since (mailer.ts).
+     */
+    let startedAt: number | undefined;
     const sent = new Map<string, number>();
     /** Elements an earlier attempt already sent again after an unanswered copy (journalKey). */
     const resentBefore = new Set<string>();
@@ -258,6 +261,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             };
             const began = Date.now();
             try {
+                startedAt ??= Date.now();
                 const send = async () => {
                     const envelopeFrom = consent?.returnPath(run.accountId, message.to);
                     const mail = { to: message.to, subject: message.subject, text: message.body, messageId, html: message.html, unsubscribeUrl: message.unsubscribeUrl, envelopeFrom };

@@ -25,7 +25,8 @@ import { sql as runsAccountRecent } from './031-runs-account-recent.js';
 import { sql as suppressionKeysNfc } from './034-suppression-keys-nfc.js';
 import { sql as hookUploads } from './036-hook-uploads.js';
 import { sql as runsFewerIndexes } from './037-runs-fewer-indexes.js';
-import { sql as keysKept } from './038-keys-kept.js';
+import { sql as keyedRuns } from './038-keyed-runs.js';
+import { sql as keyedWorkflows } from './039-keyed-workflows.js';
 
 export interface Migration {
     id: number;
@@ -60,5 +61,6 @@ export const migrations: Migration[] = [
     { id: 34, name: '034-suppression-keys-nfc', sql: suppressionKeysNfc },
     { id: 36, name: '036-hook-uploads', sql: hookUploads },
     { id: 37, name: '037-runs-fewer-indexes', sql: runsFewerIndexes },
-    { id: 38, name: '038-keys-kept', sql: keysKept }
+    { id: 38, name: '038-keyed-runs', sql: keyedRuns },
+    { id: 39, name: '039-keyed-workflows', sql: keyedWorkflows }
 ];
