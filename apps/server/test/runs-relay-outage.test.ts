@@ -141,6 +141,43 @@ describe('runs: a relay down past SMTP_RETRY_FOR_MS', () => {
     });
 });
 
+describe('runs: an e-mail whose answer was cut off, the relay then gone', () => {
+    let t: TestServer;
+    let api: ReturnType<typeof runsApi>;
+
+    beforeAll(async () => {
+        t = await startTestServer({ config: { smtp: { ...loadConfig({}).smtp, connections: 1, retryDelayMs: 50, retryForMs: 800 } } });
+        api = runsApi(t, await createAccount(t));
+    });
+    afterAll(() => t.close());
+
+    it('is of unknown outcome, not failed: the run counts it so, and its retry does not send it again', async () => {
+        // Found by an outside attack: it was recorded failed, and the retry sent a second copy, flagged nowhere.
+        const workflowId = await api.workflow(newsletter(await api.upload('name,email,age\nAda,ada@cut.example.test,40'), 'age > 0'));
+        t.smtp.delay(5000);
+        const runId = await api.enqueue(workflowId);
+        await vi.waitFor(() => expect(t.smtp.rcpts.get('ada@cut.example.test')).toBe(1), { timeout: 10_000 });
+        // Its data goes out right after RCPT; the relay stops before its answer (5 s later).
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await t.smtp.stop();
+        const run = await api.waitFor(runId);
+        expect(run).toMatchObject({ status: 'SUCCESS', result: { emailsSent: 0, unknownOutcome: 1 } });
+        const ledger = await api.call('GET', `/api/workflows/runs/${runId}/deliveries`);
+        expect(ledger.json.map((e: { status: string }) => e.status)).toEqual(['unknown']);
+
+        t.smtp.delay(0);
+        await t.smtp.start();
+        const retried = await api.call('POST', `/api/workflows/runs/${runId}/retry`);
+        if (retried.statusCode === 202) {
+            expect(await api.waitFor(retried.json.runId)).toMatchObject({ result: { emailsSent: 0 } });
+        } else {
+            expect(retried.statusCode, retried.payload).toBe(409);
+        }
+
+        expect(t.smtp.rcpts.get('ada@cut.example.test')).toBe(1);
+    });
+});
+
 describe('runs: a run that begins sending once the relay is back, after it was given up', () => {
     let t: TestServer;
     let stub: OpenAiStub;

@@ -97,7 +97,10 @@ export class SmtpPool {
         this.relay = new RelayState({ giveUpMs: 120_000, probeDelayMs: 1000, storm: Math.max(4, 2 * this.maxConnections), ...options.relay });
     }
 
-    /** Resolves once the server accepted the message; the Message-ID stays the same over retries. */
+    /**
+     * Resolves once the server accepted the message; the Message-ID stays the same over retries. A
+     * failure after a copy went out and no answer to it was read has `unanswered: true`: it may have arrived.
+     */
     async send(message: TextMail, options: PoolSendOptions = {}): Promise<{ messageId: string }> {
         const { after, signal, retry, onTransmit, onRefused, startedAt } = options;
         const { envelope, messageId, raw: built } = await this.compose(message);
@@ -142,7 +145,17 @@ export class SmtpPool {
                 }
             }
         };
-        await (retry ? retrying(attempt, retry, signal, () => paused) : attempt());
+        try {
+            await (retry ? retrying(attempt, retry, signal, () => paused) : attempt());
+        } catch (err) {
+            // Whatever the last attempt met, a copy that went out unanswered may have been accepted.
+            if (unanswered && err instanceof Error) {
+                (err as Error & { unanswered?: boolean }).unanswered = true;
+            }
+
+            throw err;
+        }
+
         return { messageId };
     }
 

@@ -279,6 +279,13 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             } catch (err) {
                 // Held back, it was not sent (the journal says so); given up under way, it may have been accepted.
                 const refused = !held && !stop.signal.aborted;
+                // A copy went out unanswered and none after it (the relay was gone): it may have arrived,
+                // so it is recorded as one sent again would be, before its outcome.
+                if (refused && !flagged && (err as { unanswered?: boolean }).unanswered === true) {
+                    await markResent(env.db, run.id, key.nodeId, key.index);
+                    flagged = true;
+                }
+
                 if (refused) {
                     log.outcome({ node_id: key.nodeId, element_index: key.index, status: 'FAILED', error: errorMessage(err), content: message });
                     env.metrics?.emails.inc({ outcome: isTemporary(err) || (err as { code?: string }).code === 'ERELAYDOWN' ? 'failed' : 'refused' });
