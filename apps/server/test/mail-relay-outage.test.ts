@@ -188,4 +188,20 @@ describe('a relay that stops taking mail pauses sending; it does not fail the me
         expect(pool.relay.snapshot().condition).toBe('up');
         expect(sink.messages.map((m) => m.to[0])).toContain('r5@outage.example.test');
     });
+
+    it('takes a probe answered past MAIL FROM for the relay back, though its recipient is greylisted', async () => {
+        // Found by an outside attack: the probe's 450 kept the relay given up, and every other e-mail failed untried.
+        const { sink, pool } = await setup(400, 1000);
+        await pool.send(mail(0), { retry });
+        await sink.stop();
+        await expect(pool.send(mail(1), { retry })).rejects.toMatchObject({ code: 'ERELAYDOWN' });
+        await sink.start();
+        sink.defer('r2@outage.example.test');
+        const begun = Date.now();
+        // The first to ask probes the relay; the others wait for its answer.
+        const greylisted = pool.send(mail(2), { retry, startedAt: begun }).catch((err: Error) => err);
+        await Promise.all([3, 4].map((i) => pool.send(mail(i), { retry, startedAt: begun })));
+        expect(pool.relay.snapshot().condition).toBe('up');
+        expect(await greylisted).toMatchObject({ responseCode: 450 });
+    });
 });

@@ -83,6 +83,8 @@ export class RelayState extends EventEmitter {
     private probeDelay: number;
     private probing = false;
     private failuresInARow = 0;
+    /** The last failure recorded was a reply to a message (4xx in a row), not one of the relay's. */
+    private downForReplies = false;
     /** Counts the relay's returns: an attempt let through before the last one says nothing of now. */
     private epoch = 0;
     private readonly waiters = new Set<() => void>();
@@ -137,6 +139,10 @@ export class RelayState extends EventEmitter {
         this.emit('reply', '2xx');
         this.failuresInARow = 0;
         this.probing = false;
+        this.cameBack();
+    }
+
+    private cameBack(): void {
         if (this.condition === 'down') {
             const downFor = Date.now() - (this.since?.getTime() ?? Date.now());
             this.condition = 'up';
@@ -165,6 +171,13 @@ export class RelayState extends EventEmitter {
         this.failuresInARow = temporary ? this.failuresInARow + 1 : 0;
         const wasProbe = this.probing;
         this.probing = false;
+        // A probe answered past MAIL FROM (its recipient greylisted, say) says the relay takes mail again,
+        // and the trouble is this message's own; unless such answers are what it was last down for.
+        if (wasProbe && this.condition === 'down' && !relay && typeof responseCode === 'number' && !this.downForReplies) {
+            this.cameBack();
+            return false;
+        }
+
         if (!relay && !(temporary && (this.failuresInARow >= this.options.storm || (wasProbe && this.condition === 'down')))) {
             if (wasProbe) {
                 this.wakeAll();
@@ -175,6 +188,7 @@ export class RelayState extends EventEmitter {
 
         this.lastReply = describeFailure(err);
         this.lastFailureAt = Date.now();
+        this.downForReplies = !relay;
         if (wasProbe) {
             this.emit('probe', this.lastReply);
         }
