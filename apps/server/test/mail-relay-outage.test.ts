@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import Net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -203,5 +204,25 @@ describe('a relay that stops taking mail pauses sending; it does not fail the me
         await Promise.all([3, 4].map((i) => pool.send(mail(i), { retry, startedAt: begun })));
         expect(pool.relay.snapshot().condition).toBe('up');
         expect(await greylisted).toMatchObject({ responseCode: 450 });
+    });
+
+    it('opens no connection but the probe while a relay that takes connections and never greets is down', async () => {
+        // Found by an outside attack: every message waiting for a connection opened one once it was
+        // free, and waited a whole send timeout for a greeting, so a run took many times the limit to fail.
+        const sockets: Net.Socket[] = [];
+        const silent = Net.createServer((socket) => sockets.push(socket));
+        await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+        const { port } = silent.address() as Net.AddressInfo;
+        const pool = new SmtpPool(`smtp://127.0.0.1:${port}`, FROM, { maxConnections: 2, timeoutMs: 300, relay: { giveUpMs: 400, probeDelayMs: 100 } });
+        cleanups.push(
+            () => new Promise<void>((resolve) => silent.close(() => resolve())),
+            () => sockets.forEach((socket) => socket.destroy()),
+            () => pool.close()
+        );
+
+        const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => pool.send(mail(i), { retry: { ...retry, forMs: 60_000 } }).catch((err: Error & { code?: string }) => err.code)));
+        expect(outcomes).toEqual(Array(12).fill('ERELAYDOWN'));
+        // The first two (both connections), then probes only: one every 100-200 ms until the limit.
+        expect(sockets.length).toBeLessThanOrEqual(5);
     });
 });

@@ -74,6 +74,20 @@ export const isRelayFailure = (err: unknown): boolean => {
     return code !== undefined && CONNECTION.has(code) && opening === true;
 };
 
+/** A message let through by admit(): `epoch` for failed(); `probe`, it is the one probing a relay that is down. */
+export interface Admission {
+    epoch: number;
+    probe: boolean;
+}
+
+/**
+ * A message admitted while the relay was up that would open a new connection once it is down (it
+ * waited for a free one): it goes back to wait instead, as only the probe opens connections then.
+ */
+export class RelayPausedError extends Error {
+    readonly code = 'ERELAYPAUSED';
+}
+
 export class RelayState extends EventEmitter {
     private condition: RelayCondition = 'up';
     private since: Date | null = null;
@@ -107,16 +121,16 @@ export class RelayState extends EventEmitter {
      * after that failure (a retry started once the relay is back) waits for the next probe instead of
      * failing untried. `succeeded` or `failed` must be called after the attempt by whoever got through.
      */
-    async admit(signal?: AbortSignal, wait = true, startedAt = Number.NEGATIVE_INFINITY): Promise<number> {
+    async admit(signal?: AbortSignal, wait = true, startedAt = Number.NEGATIVE_INFINITY): Promise<Admission> {
         for (;;) {
             signal?.throwIfAborted();
             if (this.condition === 'up') {
-                return this.epoch;
+                return { epoch: this.epoch, probe: false };
             }
 
             if (!this.probing && Date.now() >= this.dueAt()) {
                 this.probing = true;
-                return this.epoch;
+                return { epoch: this.epoch, probe: true };
             }
 
             // A message that may not wait (a sign-in code a request waits for) fails at once; so do
@@ -219,6 +233,10 @@ export class RelayState extends EventEmitter {
      */
     private dueAt(): number {
         return this.givenUp() ? Math.min(this.nextTryAt, this.lastFailureAt + this.options.probeDelayMs) : this.nextTryAt;
+    }
+
+    get down(): boolean {
+        return this.condition === 'down';
     }
 
     /** Whether messages waiting now fail: down past giveUpMs. */

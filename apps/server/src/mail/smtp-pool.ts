@@ -5,7 +5,7 @@ import type SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 
 import { type TextMail, textComposer } from './compose.js';
 import { aborted, afterFailure, openConnection, type Pooled, transmit } from './pooled-connection.js';
-import { RelayState, type RelayStateOptions } from './relay-state.js';
+import { RelayPausedError, RelayState, type RelayStateOptions } from './relay-state.js';
 import { type RetryPolicy, retrying } from './retry.js';
 import { isReply, type SmtpFailure } from './smtp-errors.js';
 
@@ -72,7 +72,8 @@ const gated = (after: Promise<unknown>, data: Buffer): PassThrough => {
 export class SmtpPool {
     private readonly options: SMTPConnection.Options;
     private readonly idle: Pooled[] = [];
-    private readonly waiters: ((handed: Pooled | Error) => void)[] = [];
+    /** Messages waiting for a connection; `probe`: the one probing a relay that is down. */
+    private readonly waiters: (((handed: Pooled | Error) => void) & { probe: boolean })[] = [];
     private open = 0;
     private closed = false;
     private readonly maxConnections: number;
@@ -95,6 +96,15 @@ export class SmtpPool {
         this.timeoutMs = options.timeoutMs ?? 300_000;
         this.dataTimeoutMs = options.dataTimeoutMs ?? 600_000;
         this.relay = new RelayState({ giveUpMs: 120_000, probeDelayMs: 1000, storm: Math.max(4, 2 * this.maxConnections), ...options.relay });
+        // Those waiting for a connection when the relay goes down wait for the relay instead (see acquire).
+        this.relay.on('change', ({ condition }: { condition: string }) => {
+            if (condition === 'down') {
+                for (const waiter of this.waiters.filter((w) => !w.probe)) {
+                    this.waiters.splice(this.waiters.indexOf(waiter), 1);
+                    waiter(new RelayPausedError('the mail relay is down: wait for its probe'));
+                }
+            }
+        });
     }
 
     /**
@@ -111,7 +121,7 @@ export class SmtpPool {
         const attempt = async () => {
             for (;;) {
                 const waited = Date.now();
-                const admitted = await this.relay.admit(signal, Boolean(retry), startedAt);
+                const { epoch: admitted, probe } = await this.relay.admit(signal, Boolean(retry), startedAt);
                 paused += Date.now() - waited;
                 const started = Date.now();
                 let transmitted = false;
@@ -120,10 +130,16 @@ export class SmtpPool {
                     transmitted = true;
                 };
                 try {
-                    await this.attempt(envelope, raw, signal, gate);
+                    await this.attempt(envelope, raw, signal, gate, probe);
                     this.relay.succeeded();
                     return;
                 } catch (err) {
+                    // It waited for a connection while the relay went down: back to wait for the relay.
+                    if (err instanceof RelayPausedError) {
+                        paused += Date.now() - started;
+                        continue;
+                    }
+
                     // A refusal proves the copy was not accepted; anything else after it went out leaves it unknown.
                     if (transmitted && isReply(err)) {
                         onRefused?.();
@@ -171,8 +187,14 @@ export class SmtpPool {
         }
     }
 
-    private async attempt(envelope: SMTPConnection.Envelope, raw: () => Buffer | PassThrough, signal?: AbortSignal, onTransmit?: () => void | Promise<void>): Promise<void> {
-        const first = await this.acquireFor(signal, false, onTransmit);
+    private async attempt(
+        envelope: SMTPConnection.Envelope,
+        raw: () => Buffer | PassThrough,
+        signal: AbortSignal | undefined,
+        onTransmit: (() => void | Promise<void>) | undefined,
+        probe: boolean
+    ): Promise<void> {
+        const first = await this.acquireFor(signal, false, onTransmit, probe);
         const reused = first.messages > 0;
         const heard = first.socket.bytesRead;
         try {
@@ -189,7 +211,7 @@ export class SmtpPool {
             this.release(first);
         }
 
-        const second = await this.acquireFor(signal, true, onTransmit);
+        const second = await this.acquireFor(signal, true, onTransmit, probe);
         try {
             await transmit(second, envelope, raw(), signal, this.dataTimeoutMs);
         } catch (err) {
@@ -201,8 +223,8 @@ export class SmtpPool {
     }
 
     /** A connection for one message, once `onTransmit` let it go out; if it throws, the connection stays usable. */
-    private async acquireFor(signal: AbortSignal | undefined, fresh: boolean, onTransmit?: () => void | Promise<void>): Promise<Pooled> {
-        const pooled = await this.acquire(signal, fresh);
+    private async acquireFor(signal: AbortSignal | undefined, fresh: boolean, onTransmit: (() => void | Promise<void>) | undefined, probe: boolean): Promise<Pooled> {
+        const pooled = await this.acquire(signal, fresh, probe);
         try {
             await onTransmit?.();
         } catch (err) {
@@ -213,7 +235,7 @@ export class SmtpPool {
         return pooled;
     }
 
-    private async acquire(signal?: AbortSignal, fresh = false): Promise<Pooled> {
+    private async acquire(signal?: AbortSignal, fresh = false, probe = false): Promise<Pooled> {
         if (this.closed) {
             throw new Error('the mailer is closed');
         }
@@ -234,7 +256,13 @@ export class SmtpPool {
         }
 
         if (this.open >= this.maxConnections) {
-            return this.waitForConnection(signal);
+            return this.waitForConnection(signal, probe);
+        }
+
+        // While the relay is down only its probe opens connections: a relay that takes connections but
+        // never answers held every message waiting for a connection a whole SMTP_SEND_TIMEOUT_MS each.
+        if (this.relay.down && !probe) {
+            throw new RelayPausedError('the mail relay is down: wait for its probe');
         }
 
         this.open++;
@@ -247,7 +275,7 @@ export class SmtpPool {
         }
     }
 
-    private waitForConnection(signal?: AbortSignal): Promise<Pooled> {
+    private waitForConnection(signal: AbortSignal | undefined, probe: boolean): Promise<Pooled> {
         return new Promise((resolve, reject) => {
             const onAbort = () => {
                 const at = this.waiters.indexOf(waiter);
@@ -257,7 +285,7 @@ export class SmtpPool {
 
                 reject(aborted(signal as AbortSignal));
             };
-            const waiter = (handed: Pooled | Error) => {
+            const handTo = (handed: Pooled | Error) => {
                 signal?.removeEventListener('abort', onAbort);
                 if (signal?.aborted && !(handed instanceof Error)) {
                     // Opened for this waiter after it gave up (see wakeOne): someone else may use it.
@@ -268,6 +296,7 @@ export class SmtpPool {
                     resolve(handed);
                 }
             };
+            const waiter = Object.assign(handTo, { probe });
 
             if (signal?.aborted) {
                 reject(aborted(signal));
@@ -310,7 +339,7 @@ export class SmtpPool {
             return;
         }
 
-        this.acquire().then(waiter, (err: Error) => waiter(err));
+        this.acquire(undefined, false, waiter.probe).then(waiter, (err: Error) => waiter(err));
     }
 
     private discard(pooled: Pooled): void {
