@@ -216,7 +216,11 @@ describe('a relay that stops taking mail pauses sending; it does not fail the me
         const pool = new SmtpPool(`smtp://127.0.0.1:${port}`, FROM, { maxConnections: 2, timeoutMs: 300, relay: { giveUpMs: 400, probeDelayMs: 100 } });
         cleanups.push(
             () => new Promise<void>((resolve) => silent.close(() => resolve())),
-            () => sockets.forEach((socket) => socket.destroy()),
+            () => {
+                for (const socket of sockets) {
+                    socket.destroy();
+                }
+            },
             () => pool.close()
         );
 
