@@ -397,6 +397,7 @@ describe('accounts', () => {
             const res = await register(t, { email, password: 'bounce password', fullName: 'Bounce' });
             expect(res.statusCode).toBe(503);
             expect(res.json.message).toContain('try again in a minute');
+            expect(res.headers['retry-after']).toBe('60');
             const codes = await t.app.ctx.db.query('SELECT 1 FROM email_codes JOIN accounts ON accounts.id = email_codes.account_id WHERE email_key = $1', [email]);
             expect(codes).toHaveLength(0);
         });

@@ -327,6 +327,8 @@ describe('Google link without an OAuth client', () => {
             const res = await t.request({ method: 'GET', url: '/api/integrations/google/connect', headers: account.headers });
             expect(res.statusCode).toBe(503);
             expect(res.json.message).toContain('GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI');
+            // Every 503 says when to try again (store-failures.ts), this one too.
+            expect(res.headers['retry-after']).toBe('5');
             const status = await t.request({ method: 'GET', url: '/api/integrations/google/status', headers: account.headers });
             expect(status.json).toEqual({ connected: false });
             expect(Object.hasOwn(status.json, 'email')).toBe(false);

@@ -15,7 +15,16 @@ const RETRY_AFTER_FULL = 60;
 export const registerStoreFailures = (server: Hapi.Server): void => {
     server.ext('onPreResponse', (request, h) => {
         const response = request.response;
-        if (!('isBoom' in response) || !response.isBoom || response.output.statusCode !== 500) {
+        if (!('isBoom' in response) || !response.isBoom) {
+            return h.continue;
+        }
+
+        // Every 503 says when to try again, also where its cause (a relay, Google) did not say.
+        if (response.output.statusCode === 503 && !response.output.headers['Retry-After']) {
+            response.output.headers['Retry-After'] = String(RETRY_AFTER_UNAVAILABLE);
+        }
+
+        if (response.output.statusCode !== 500) {
             return h.continue;
         }
 

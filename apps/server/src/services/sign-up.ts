@@ -72,7 +72,9 @@ export const createSignUpService = (ctx: Context, sessions: Sessions, now: () =>
         } catch (err) {
             await undo?.();
             log.warn({ accountId, err: (err as Error).message }, 'sign-up e-mail not sent');
-            throw Boom.serverUnavailable(`The e-mail could not be sent: try again in a minute with ${RESEND}`);
+            const error = Boom.serverUnavailable(`The e-mail could not be sent: try again in a minute with ${RESEND}`);
+            error.output.headers['Retry-After'] = '60';
+            throw error;
         }
     };
 
