@@ -81,7 +81,7 @@ export interface Admission {
 }
 
 /**
- * A message admitted while the relay was up that would open a new connection once it is down (it
+ * A message admitted while the relay was up that would open a new connection once it is unreachable (it
  * waited for a free one): it goes back to wait instead, as only the probe opens connections then.
  */
 export class RelayPausedError extends Error {
@@ -235,8 +235,9 @@ export class RelayState extends EventEmitter {
         return this.givenUp() ? Math.min(this.nextTryAt, this.lastFailureAt + this.options.probeDelayMs) : this.nextTryAt;
     }
 
-    get down(): boolean {
-        return this.condition === 'down';
+    /** Down for failures of the relay's own (no connection, no greeting, 421), not for replies to messages. */
+    get unreachable(): boolean {
+        return this.condition === 'down' && !this.downForReplies;
     }
 
     /** Whether messages waiting now fail: down past giveUpMs. */

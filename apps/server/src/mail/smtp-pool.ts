@@ -96,9 +96,10 @@ export class SmtpPool {
         this.timeoutMs = options.timeoutMs ?? 300_000;
         this.dataTimeoutMs = options.dataTimeoutMs ?? 600_000;
         this.relay = new RelayState({ giveUpMs: 120_000, probeDelayMs: 1000, storm: Math.max(4, 2 * this.maxConnections), ...options.relay });
-        // Those waiting for a connection when the relay goes down wait for the relay instead (see acquire).
-        this.relay.on('change', ({ condition }: { condition: string }) => {
-            if (condition === 'down') {
+        // Those waiting for a connection when the relay becomes unreachable wait for the relay instead (see
+        // acquire). A relay down for its replies (4xx in a row) still hands them the connections it keeps.
+        this.relay.on('change', () => {
+            if (this.relay.unreachable) {
                 for (const waiter of this.waiters.filter((w) => !w.probe)) {
                     this.waiters.splice(this.waiters.indexOf(waiter), 1);
                     waiter(new RelayPausedError('the mail relay is down: wait for its probe'));
@@ -259,9 +260,9 @@ export class SmtpPool {
             return this.waitForConnection(signal, probe);
         }
 
-        // While the relay is down only its probe opens connections: a relay that takes connections but
-        // never answers held every message waiting for a connection a whole SMTP_SEND_TIMEOUT_MS each.
-        if (this.relay.down && !probe) {
+        // While the relay is unreachable only its probe opens connections: one that takes connections but
+        // never greets held every message waiting for a connection a whole SMTP_SEND_TIMEOUT_MS each.
+        if (this.relay.unreachable && !probe) {
             throw new RelayPausedError('the mail relay is down: wait for its probe');
         }
 
