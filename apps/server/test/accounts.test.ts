@@ -401,5 +401,19 @@ describe('accounts', () => {
             const codes = await t.app.ctx.db.query('SELECT 1 FROM email_codes JOIN accounts ON accounts.id = email_codes.account_id WHERE email_key = $1', [email]);
             expect(codes).toHaveLength(0);
         });
+
+        it('a sign-up while the relay is down answers 503 with Retry-After its next try, not a minute', async () => {
+            // Found by an outside attack: sign-ups were told 60 s while the relay was probed again within 2.
+            await t.smtp.stop();
+            try {
+                const res = await register(t, { email: freshEmail('relay-down'), password: 'relay down password', fullName: 'Down' });
+                expect(res.statusCode).toBe(503);
+                expect(res.json.message).toMatch(/try again in \d+ s/);
+                expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+                expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(2);
+            } finally {
+                await t.smtp.start();
+            }
+        });
     });
 });

@@ -72,8 +72,11 @@ export const createSignUpService = (ctx: Context, sessions: Sessions, now: () =>
         } catch (err) {
             await undo?.();
             log.warn({ accountId, err: (err as Error).message }, 'sign-up e-mail not sent');
-            const error = Boom.serverUnavailable(`The e-mail could not be sent: try again in a minute with ${RESEND}`);
-            error.output.headers['Retry-After'] = '60';
+            // A relay that is down is tried again at its next probe, which a new request can be.
+            const next = ctx.mailer.relay?.snapshot().nextTryAt;
+            const seconds = next ? Math.max(1, Math.ceil((next.getTime() - Date.now()) / 1000)) : 60;
+            const error = Boom.serverUnavailable(`The e-mail could not be sent: try again in ${next ? `${seconds} s` : 'a minute'} with ${RESEND}`);
+            error.output.headers['Retry-After'] = String(seconds);
             throw error;
         }
     };
