@@ -135,13 +135,19 @@ export class RelayState extends EventEmitter {
 
             // A message that may not wait (a sign-in code a request waits for) fails at once; so do
             // those past the limit, unless a probe is under way: its answer decides for them too.
-            if ((this.givenUp() && !this.probing && this.lastFailureAt >= startedAt) || !wait) {
+            if (!wait) {
                 throw new RelayDownError(this.snapshot());
             }
 
-            // Past the limit the timer no longer runs by itself: it wakes this one when its probe is due.
-            if (this.givenUp() && !this.probing && !this.timer) {
-                this.schedule();
+            if (this.givenUp() && !this.probing) {
+                if (this.lastFailureAt >= startedAt) {
+                    throw new RelayDownError(this.snapshot());
+                }
+
+                // Past the limit the timer no longer runs by itself: it wakes this one when its probe is due.
+                if (!this.timer) {
+                    this.schedule();
+                }
             }
 
             await this.wait(signal);

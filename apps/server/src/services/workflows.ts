@@ -141,20 +141,15 @@ export const createWorkflowsService = (ctx: Context, schedules: SchedulesService
             const graph = await checkGraph(accountId, input.graph);
             const record = { id: newId('wf'), accountId, name: input.name, graph, webhookUrl: input.webhookUrl ?? null };
             const made = await insertKeyed(ctx.db, 'workflows', accountId, claim, () => workflows.insert(record, claim));
-            if (made && 'inserted' in made) {
-                const { hookUrl } = await schedules.sync(made.inserted.id, graph);
-                return hookUrl ? { ...made.inserted, hookUrl } : made.inserted;
-            }
-
-            // Made by a request whose answer was lost: its schedule and hook may not have been set
-            // before that, and the hook URL it made (if it did) was never seen.
-            const earlier = made && (await workflows.find(accountId, made.earlier.id));
-            if (!earlier) {
+            // Made now, or by an earlier request with the key whose answer was lost: that one's schedule
+            // and hook may not have been set, and the hook URL it made (if it did) was never seen.
+            const workflow = made && ('inserted' in made ? made.inserted : await workflows.find(accountId, made.earlier.id));
+            if (!workflow) {
                 throw Boom.conflict(`The workflow made with Idempotency-Key '${claim?.key}' was deleted while this request looked it up: send the request again`);
             }
 
-            const { hookUrl } = await schedules.sync(earlier.id, earlier.graph, { newHook: true });
-            return hookUrl ? { ...earlier, hookUrl } : earlier;
+            const { hookUrl } = await schedules.sync(workflow.id, workflow.graph, { newHook: workflow.id !== record.id });
+            return hookUrl ? { ...workflow, hookUrl } : workflow;
         },
         check: (accountId, graph) => checkGraph(accountId, graph),
         async list(accountId, query) {

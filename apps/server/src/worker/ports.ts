@@ -261,7 +261,7 @@ export const createPorts = (env: PortsEnv, run: PortsRun): RunPorts => {
             };
             const began = Date.now();
             try {
-                startedAt ??= Date.now();
+                startedAt ??= began;
                 const send = async () => {
                     const envelopeFrom = consent?.returnPath(run.accountId, message.to);
                     const mail = { to: message.to, subject: message.subject, text: message.body, messageId, html: message.html, unsubscribeUrl: message.unsubscribeUrl, envelopeFrom };
