@@ -56,8 +56,11 @@ describe('runs.wait() on a run that does not move', () => {
         const step = 100;
         while (virtualMs < 95_000) {
             await inflight;
-            await vi.advanceTimersByTimeAsync(step);
+            // A poll made during this step is noted at its end, the latest its timer can have fired: noted
+            // at the start, a timer due exactly at a step's end (a first delay of 1000.x ms, which the
+            // timers cut to 1000) was noted 100 ms early.
             virtualMs += step;
+            await vi.advanceTimersByTimeAsync(step);
         }
 
         await inflight;
